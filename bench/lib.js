@@ -1,0 +1,39 @@
+// Shared by the benchmarks: run a command N times and report the median wall time.
+import { spawnSync } from 'node:child_process';
+
+export function medianMs(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Wall time of each of `runs` runs of argv (after one warm-up), in milliseconds. */
+export function timeCommand(argv, runs, options = {}) {
+  const samples = [];
+  for (let i = -1; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(argv[0], argv.slice(1), { stdio: 'ignore', ...options });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (result.status !== 0) throw new Error(`${argv.join(' ')} exited with ${result.status}`);
+    if (i >= 0) samples.push(ms);
+  }
+  return samples;
+}
+
+/** Alternates the two commands run by run, so both see the same machine load. */
+export function pairedMedians(a, b, runs, options = {}) {
+  const sa = [];
+  const sb = [];
+  for (let i = 0; i < runs; i++) {
+    sa.push(...timeCommand(a, 1, options));
+    sb.push(...timeCommand(b, 1, options));
+  }
+  return { a: medianMs(sa), b: medianMs(sb) };
+}
+
+export function printRatio(label, ms, floorLabel, floorMs, target) {
+  const ratio = ms / floorMs;
+  const aim = target ? `  (target ≤ ${target}×)` : '';
+  console.log(`${label.padEnd(34)} ${ms.toFixed(1).padStart(8)} ms   ${floorLabel} ${floorMs.toFixed(1)} ms   ratio ${ratio.toFixed(2)}×${aim}`);
+  return ratio;
+}

@@ -1,0 +1,5 @@
+// `npm run bench`: every benchmark in this directory, one after another.
+await import('./startup.js');
+await import('./micro-hostlist-bitmap.js').catch((error) => {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+});

@@ -1,0 +1,58 @@
+// What the select plugins need to know about each node, computed once in select_p_node_init:
+// cores and CPUs per core, memory, weight, features as a set, and the node's gres units.
+import type { gres_spec_t, node_record_t } from '../../src/plugin-api/records.js';
+
+export interface NodeCatalog {
+  readonly index: number;
+  readonly name: string;
+  readonly cpus: number;
+  /** Allocation units: cores, each `vpus` CPUs (threads). */
+  readonly cores: number;
+  readonly vpus: number;
+  readonly memory: number;
+  readonly weight: number;
+  readonly features: ReadonlySet<string>;
+  /** Per gres name, the type of each unit (undefined when untyped), in gres_list order. */
+  readonly gresUnits: ReadonlyMap<string, readonly (string | undefined)[]>;
+}
+
+/** The catalog of a node table. */
+export function buildCatalog(nodes: readonly node_record_t[]): NodeCatalog[] {
+  return nodes.map((node) => {
+    // CR_Core: a job gets whole cores. A node whose CPUs= does not match its layout is
+    // treated as single-threaded cores, one per CPU.
+    const layoutCores = node.tot_sockets * node.cores;
+    const matches = layoutCores > 0 && layoutCores * node.threads === node.cpus;
+    const gresUnits = new Map<string, (string | undefined)[]>();
+    for (const gres of node.gres_list) {
+      const units = gresUnits.get(gres.name) ?? [];
+      for (let k = 0; k < gres.count; k++) units.push(gres.type);
+      gresUnits.set(gres.name, units);
+    }
+    return {
+      index: node.index,
+      name: node.name,
+      cpus: node.cpus,
+      cores: matches ? layoutCores : node.cpus,
+      vpus: matches ? node.threads : 1,
+      memory: node.real_memory,
+      weight: node.weight,
+      features: new Set(node.features),
+      gresUnits,
+    };
+  });
+}
+
+/** Does the node have `spec`'s gres (and type) configured at all, in at least that count? */
+export function hasGres(node: NodeCatalog, spec: gres_spec_t, count = 1): boolean {
+  const units = node.gresUnits.get(spec.name);
+  if (units === undefined) return false;
+  let n = 0;
+  for (const type of units) if (spec.type === undefined || type === spec.type) n++;
+  return n >= count;
+}
+
+/** Is `name` (with `type`, if given) configured on any node? */
+export function gresKnown(catalog: readonly NodeCatalog[], spec: gres_spec_t): boolean {
+  return catalog.some((node) => hasGres(node, spec));
+}

@@ -1,0 +1,96 @@
+// The cons_tres engine: what each node can give the job (Slurm's _can_job_run_on_node and
+// _select_cores, simplified to CPU counts), consFit's choice, the CPUs the tasks keep
+// (cons-dist.ts), then the allocation: whole cores, memory (--mem per node, --mem-per-cpu times the CPUs, all of it for --exclusive
+// without a request, else none), and gres units (lowest free indices first).
+import type { Allocation, NodeAlloc } from './allocation.js';
+import { hasGres, type NodeCatalog } from './catalog.js';
+import { distributeCpus } from './cons-dist.js';
+import { consFit } from './cons-fit.js';
+import { NodeGresPick } from './gres-pick.js';
+import type { Engine, FitInput, NodeCounts } from './place.js';
+import type { SelectRequest } from './request.js';
+import type { Usage } from './usage.js';
+
+/** CPUs node `node` can give the job under `usage` (0: none). */
+export function consAvailCpus(node: NodeCatalog, r: SelectRequest, usage: Usage, counts: NodeCounts): number {
+  const i = node.index;
+  for (const spec of r.gresPerNode) if (!hasGres(node, spec)) return 0;
+  for (const spec of r.gresPerJob) if (!hasGres(node, spec)) return 0;
+  if (usage.ownedWhole(i) || (r.exclusive && usage.jobs(i) > 0)) return 0;
+  let cores = usage.freeCores(i);
+  const freeMem = usage.freeMem(i);
+  if (r.memPerNode > freeMem) return 0;
+  if (r.memPerCpu > 0) cores = Math.min(cores, Math.floor(Math.floor(freeMem / r.memPerCpu) / node.vpus));
+  for (const spec of r.gresPerNode) if (usage.freeGres(i, spec) < spec.count) return 0;
+  if (r.exclusive) return cores === node.cores ? node.cpus : 0;
+  let cpus = cores * node.vpus;
+  if (!r.overcommit) {
+    const tasks = Math.floor(cpus / r.cpusPerTask);
+    // One node only (-N1): all the tasks must fit on it (Slurm's min_tasks_this_node).
+    const minTasks = r.ntasksPerNode || (counts.max === 1 && r.numTasks > 0 ? r.numTasks : 1);
+    if (tasks < minTasks) return 0;
+    if (r.ntasksPerNode > 0) cpus = Math.min(cpus, roundUp(r.ntasksPerNode * r.cpusPerTask, node.vpus));
+  }
+  return cpus >= r.pnMinCpus ? cpus : 0;
+}
+
+export const consEngine: Engine = {
+  usable(r, i, usage, counts) {
+    return consAvailCpus(usage.node(i), r, usage, counts) > 0;
+  },
+
+  fit({ request: r, cand, required, counts, usage }: FitInput): Allocation | null {
+    const n = usage.size;
+    const avail = new Int32Array(n);
+    for (let i = cand.nextSet(0); i >= 0; i = cand.nextSet(i + 1)) avail[i] = consAvailCpus(usage.node(i), r, usage, counts);
+    const chosen = consFit({
+      n,
+      avail,
+      weight: (i) => usage.node(i).weight,
+      vpus: (i) => usage.node(i).vpus,
+      req: required,
+      contiguous: r.contiguous,
+      minNodes: counts.min,
+      maxNodes: counts.max,
+      reqNodes: counts.req,
+      minCpus: r.minCpus,
+      pnMinCpus: r.pnMinCpus,
+      whole: r.exclusive,
+      gresNeed: r.gresPerJob.map((g) => g.count),
+      gresOffer: (i, k) => usage.freeGres(i, r.gresPerJob[k]!),
+    });
+    return chosen && allocate(r, chosen, usage);
+  },
+};
+
+// The allocation of the chosen nodes; null if gres units cannot be found after all.
+function allocate(r: SelectRequest, chosen: Map<number, number>, usage: Usage): Allocation | null {
+  const jobLeft = r.gresPerJob.map((g) => g.count);
+  const nodes: NodeAlloc[] = [];
+  const kept = distributeCpus({
+    avail: [...chosen.values()],
+    cpusPerTask: r.cpusPerTask,
+    ntasksPerNode: r.ntasksPerNode,
+    overcommit: r.overcommit,
+  });
+  for (const [k, i] of [...chosen.keys()].entries()) {
+    const node = usage.node(i);
+    const cores = r.exclusive ? node.cores : Math.min(node.cores, Math.ceil(kept[k]! / node.vpus));
+    const gres = new NodeGresPick(usage, i);
+    for (const spec of r.gresPerNode) if (gres.take(spec, spec.count) < spec.count) return null;
+    r.gresPerJob.forEach((spec, k) => (jobLeft[k]! -= gres.take(spec, jobLeft[k]!)));
+    nodes.push({ index: i, cores, cpus: cores * node.vpus, mem: memoryFor(r, node, cores * node.vpus), gres: gres.result() });
+  }
+  if (jobLeft.some((left) => left > 0)) return null;
+  return { jobId: r.jobId, whole: r.exclusive, nodes };
+}
+
+function memoryFor(r: SelectRequest, node: NodeCatalog, cpus: number): number {
+  if (r.memPerNode > 0) return r.memPerNode;
+  if (r.memPerCpu > 0) return r.memPerCpu * cpus;
+  return r.exclusive ? node.memory : 0;
+}
+
+function roundUp(cpus: number, vpus: number): number {
+  return Math.ceil(cpus / vpus) * vpus;
+}

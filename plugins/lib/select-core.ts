@@ -1,0 +1,231 @@
+// The state and hooks the built-in select plugins share; each plugin module makes one
+// SelectCore with its engine and exports its methods under Slurm's names.
+//
+// Modes of select_p_job_test: TEST_ONLY places the job on the given nodes as if no job ran;
+// RUN_NOW against what running jobs hold (failing with ESLURM_NODES_BUSY when the nodes could
+// take it once free, else ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE); WILL_RUN frees the
+// running jobs in the order they end (start_time + time_limit) and answers the first end
+// after which the job fits (now if it fits now).
+import {
+  INFINITE,
+  JOB_COMPLETING,
+  JOB_RUNNING,
+  JOB_STATE_BASE,
+  JOB_SUSPENDED,
+  NO_VAL,
+  SELECT_MODE_RUN_NOW,
+  SELECT_MODE_TEST_ONLY,
+  SLURM_ERROR,
+  SLURM_SUCCESS,
+  errnoValue,
+  type Bitstr,
+  type GetResult,
+  type job_record_t,
+  type node_record_t,
+  type Rc,
+  type SelectJobTestArgs,
+  type SelectJobTestResult,
+  type select_plugindata_info,
+  type step_record_t,
+} from '../../src/plugin-api/index.js';
+import { fromJobResources, toJobResources, type Allocation } from './allocation.js';
+import { buildCatalog, gresKnown, type NodeCatalog } from './catalog.js';
+import { place, type Engine, type NodeCounts } from './place.js';
+import { readRequest, type SelectRequest } from './request.js';
+import { Usage } from './usage.js';
+
+export interface SelectCoreOptions {
+  readonly engine: Engine;
+  /** The plugin allocates gres (cons_tres). Else per-job gres (--gpus) is refused. */
+  readonly perJobGres: boolean;
+  /** The plugin refuses every gres request (cons_res). */
+  readonly noGres: boolean;
+  /** Answer to SELECT_CR_PLUGIN: 1 for plugins that allocate within nodes. */
+  readonly consumable: boolean;
+}
+
+interface Running {
+  readonly alloc: Allocation;
+  /** Unix seconds; Infinity for no time limit. */
+  readonly end: number;
+}
+
+const busy = () => ({ rc: errnoValue('ESLURM_NODES_BUSY') });
+const never = () => ({ rc: errnoValue('ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE') });
+
+export class SelectCore {
+  private catalog: NodeCatalog[] = [];
+  private usage = Usage.empty([]);
+  private readonly running = new Map<number, Running>();
+
+  constructor(private readonly options: SelectCoreOptions) {}
+
+  /** select_p_node_init: (re)build the node catalog; running jobs keep their resources. */
+  node_init(nodes: readonly node_record_t[]): Rc {
+    this.catalog = buildCatalog(nodes);
+    this.usage = Usage.empty(this.catalog);
+    for (const [jobId, job] of this.running) {
+      if (job.alloc.nodes.every((n) => n.index < this.catalog.length)) this.usage.add(job.alloc);
+      else this.running.delete(jobId);
+    }
+    return SLURM_SUCCESS;
+  }
+
+  /** select_p_job_init: take the resources of the jobs that run (or are completing). */
+  job_init(jobs: readonly job_record_t[]): Rc {
+    for (const job of jobs) {
+      const base = job.job_state & JOB_STATE_BASE;
+      const holds = base === JOB_RUNNING || base === JOB_SUSPENDED || (job.job_state & JOB_COMPLETING) !== 0;
+      if (!holds || job.node_bitmap === null || this.running.has(job.job_id)) continue;
+      const alloc = this.allocationOf(job, job.node_bitmap);
+      if (alloc === null) return SLURM_ERROR;
+      this.record(job, alloc);
+    }
+    return SLURM_SUCCESS;
+  }
+
+  /** select_p_job_test. */
+  job_test(args: SelectJobTestArgs): SelectJobTestResult {
+    const request = readRequest(args.job);
+    if (request === null) return { rc: errnoValue('ESLURM_INVALID_FEATURE') };
+    const refused = this.refuseGres(request);
+    if (refused !== undefined) return { rc: refused };
+    const counts: NodeCounts = {
+      min: Math.max(args.min_nodes, 1),
+      max: args.max_nodes > 0 ? Math.min(args.max_nodes, this.catalog.length) : this.catalog.length,
+      req: Math.max(args.req_nodes, args.min_nodes, 1),
+    };
+    const attempt = (usage: Usage) => place(this.options.engine, this.catalog, request, args.bitmap, counts, usage);
+    const empty = () => Usage.empty(this.catalog);
+    if (args.mode === SELECT_MODE_TEST_ONLY) {
+      const alloc = attempt(empty());
+      return alloc ? { rc: SLURM_SUCCESS, nodes: this.bitmapOf(alloc) } : never();
+    }
+    if (args.mode === SELECT_MODE_RUN_NOW) {
+      const alloc = attempt(this.usage);
+      if (alloc) {
+        return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(alloc), job_resources: toJobResources(alloc, this.catalog.length) };
+      }
+      return attempt(empty()) ? busy() : never();
+    }
+    return this.willRun(attempt, empty);
+  }
+
+  /** select_p_job_begin: record the job's resources on job_ptr.node_bitmap; set job_resrcs. */
+  job_begin(job: job_record_t): Rc {
+    if (job.node_bitmap === null) return SLURM_ERROR;
+    if (this.running.has(job.job_id)) return SLURM_SUCCESS;
+    const alloc = this.allocationOf(job, job.node_bitmap);
+    if (alloc === null || !this.usage.fits(alloc)) return errnoValue('ESLURM_NODES_BUSY');
+    this.record(job, alloc);
+    return SLURM_SUCCESS;
+  }
+
+  /** select_p_job_ready: the job's nodes are ready once it has begun. */
+  job_ready(job: job_record_t): boolean {
+    return this.running.has(job.job_id);
+  }
+
+  /** select_p_job_fini: release the job's resources (SLURM_ERROR if it holds none, as Slurm). */
+  job_fini(job: job_record_t): Rc {
+    const running = this.running.get(job.job_id);
+    if (running === undefined) return SLURM_ERROR;
+    this.usage.remove(running.alloc);
+    this.running.delete(job.job_id);
+    return SLURM_SUCCESS;
+  }
+
+  /** select_p_step_finish: steps hold nothing of their own here. */
+  step_finish(_step: step_record_t, _killing: boolean): Rc {
+    return SLURM_SUCCESS;
+  }
+
+  /** select_p_get_info_from_plugin. */
+  get_info(dinfo: select_plugindata_info): GetResult {
+    if (dinfo === 'SELECT_CR_PLUGIN') return { rc: SLURM_SUCCESS, data: this.options.consumable ? 1 : 0 };
+    return { rc: SLURM_SUCCESS };
+  }
+
+  // Earliest end after which the job fits: a binary search over the running jobs in end order
+  // (freeing more never makes room smaller), each probe on a copy of the usage.
+  private willRun(attempt: (usage: Usage) => Allocation | null, empty: () => Usage): SelectJobTestResult {
+    const now = Math.floor(Date.now() / 1000);
+    const first = attempt(this.usage);
+    if (first) return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(first), start_time: now };
+    const ending = [...this.running.values()].filter((r) => Number.isFinite(r.end)).sort((a, b) => a.end - b.end);
+    const afterEnding = (k: number) => {
+      const usage = this.usage.clone();
+      for (const job of ending.slice(0, k)) usage.remove(job.alloc);
+      return attempt(usage);
+    };
+    let lo = 1;
+    let hi = ending.length;
+    let found: Allocation | null = null;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const alloc = afterEnding(mid);
+      if (alloc) {
+        found = alloc;
+        hi = mid - 1;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    if (found) return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(found), start_time: Math.max(ending[lo - 1]!.end, now) };
+    return attempt(empty()) ? busy() : never();
+  }
+
+  // ESLURM_INVALID_GRES for gres this plugin does not do or no node has; else undefined.
+  private refuseGres(r: SelectRequest): Rc | undefined {
+    const all = [...r.gresPerNode, ...r.gresPerJob];
+    if (all.length === 0) return undefined;
+    if (this.options.noGres || (!this.options.perJobGres && r.gresPerJob.length > 0)) return errnoValue('ESLURM_INVALID_GRES');
+    if (!all.every((spec) => gresKnown(this.catalog, spec))) return errnoValue('ESLURM_INVALID_GRES');
+    return undefined;
+  }
+
+  // The job's allocation on `nodes`: from its job_resrcs when they match, else chosen now.
+  private allocationOf(job: job_record_t, nodes: Bitstr): Allocation | null {
+    const count = nodes.setCount();
+    const given = job.job_resrcs && fromJobResources(job.job_id, job.job_resrcs, this.catalog);
+    if (given && given.nodes.length === count && given.nodes.every((n) => nodes.test(n.index))) {
+      return this.withGresUnits(job, given);
+    }
+    const request = readRequest(job);
+    if (request === null) return null;
+    const counts = { min: count, max: count, req: count };
+    return place(this.options.engine, this.catalog, request, nodes, counts, this.usage);
+  }
+
+  // job_resrcs from a third party may lack unit indices: pick free ones for those entries.
+  private withGresUnits(job: job_record_t, alloc: Allocation): Allocation {
+    if (alloc.nodes.every((n) => n.gres.every((g) => g.indices.length > 0))) return alloc;
+    const res = job.job_resrcs!;
+    const nodes = alloc.nodes.map((n, k) => ({
+      ...n,
+      gres: n.gres.map((g, j) => {
+        if (g.indices.length > 0) return g;
+        const spec = res.gres_allocated[k]![j]!;
+        return { ...g, indices: this.usage.freeUnitList(n.index, spec).slice(0, spec.count) };
+      }),
+    }));
+    return { ...alloc, nodes };
+  }
+
+  private record(job: job_record_t, alloc: Allocation): void {
+    this.usage.add(alloc);
+    this.running.set(job.job_id, { alloc, end: endOf(job) });
+    job.job_resrcs = toJobResources(alloc, this.catalog.length);
+  }
+
+  private bitmapOf(alloc: Allocation): Bitstr {
+    return toJobResources(alloc, this.catalog.length).node_bitmap;
+  }
+}
+
+// When the job will end: start_time + time_limit (minutes); never without a limit.
+function endOf(job: job_record_t): number {
+  if (job.time_limit === INFINITE || job.time_limit === NO_VAL) return Infinity;
+  const start = job.start_time > 0 ? job.start_time : Math.floor(Date.now() / 1000);
+  return start + job.time_limit * 60;
+}

@@ -1,0 +1,203 @@
+// proctrack/pgid: a step's processes are tracked by process group (Slurm's
+// src/plugins/proctrack/pgid/proctrack_pgid.c). Whatever a task forks stays in its group
+// unless it calls setsid/setpgid itself, which escapes this plugin as it escapes Slurm's.
+//
+// Slurm's container id is the step's pgid, stored by proctrack_p_add when the first task
+// exists. Here proctrack_p_create must return the id before any task runs, so it returns a
+// handle (≥ 2^32, never a pid) and proctrack_p_add records the pgid of each task behind it.
+// Node's spawn cannot make a task join another's group, so a handle may hold several groups.
+// Ids below 2^32 are plain pgids, as in Slurm (proctrack_p_find of an untracked process).
+import { readFile, readdir } from 'node:fs/promises';
+import { constants } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  SLURM_ERROR,
+  SLURM_SUCCESS,
+  SLURM_VERSION_NUMBER,
+  type PluginHost,
+  type ProctrackStep,
+  type Rc,
+} from '../src/plugin-api/index.js';
+
+export const plugin_name = 'Process tracking via process group ID plugin';
+export const plugin_type = 'proctrack/pgid';
+export const plugin_version = SLURM_VERSION_NUMBER(0, 1, 0);
+
+const { ESRCH, EINVAL, EBUSY } = constants.errno;
+const HANDLE_BASE = 1n << 32n;
+// Slurm's UnkillableStepTimeout default; option `unkillable_timeout` (seconds) overrides it.
+const DEFAULT_UNKILLABLE_TIMEOUT = 60;
+// Slurm sleeps 1 s after each SIGKILL, doubling up to 32 s. SIGKILLed processes are usually
+// gone within milliseconds, so the first pause here is shorter; the doubling and cap are Slurm's.
+const FIRST_DELAY_MS = 100;
+const MAX_DELAY_MS = 32_000;
+
+let host: PluginHost | undefined;
+let unkillableTimeout = DEFAULT_UNKILLABLE_TIMEOUT;
+let lastHandle = HANDLE_BASE;
+const containers = new Map<bigint, Set<number>>();
+let ownPgid: number | undefined;
+
+export function init(h: PluginHost): Rc {
+  host = h;
+  const opt = h.options['unkillable_timeout'];
+  if (opt !== undefined) {
+    if (typeof opt !== 'number' || !Number.isFinite(opt) || opt < 0) {
+      h.log.error(`proctrack/pgid: invalid unkillable_timeout ${JSON.stringify(opt)}, using ${DEFAULT_UNKILLABLE_TIMEOUT}`);
+    } else unkillableTimeout = opt;
+  }
+  return SLURM_SUCCESS;
+}
+
+export function fini(): void {
+  containers.clear();
+}
+
+function fail(errnum: number, message?: string): typeof SLURM_ERROR {
+  if (message !== undefined) host?.log.error(message);
+  host?.slurm_seterrno(errnum);
+  return SLURM_ERROR;
+}
+
+// Fields 3 (state) and 5 (pgrp) of a /proc/<pid>/stat line; comm (field 2) may hold spaces
+// and ')', so the fields after it are counted from the last ')'.
+function parseStat(text: string): { state: string; pgid: number } | null {
+  const close = text.lastIndexOf(')');
+  if (close < 0) return null;
+  const [state, , pgrp] = text.slice(close + 2).split(' ');
+  const pgid = Number(pgrp);
+  if (state === undefined || state.length !== 1 || pgrp === '' || !Number.isInteger(pgid)) return null;
+  return { state, pgid };
+}
+
+async function statOf(pid: number | 'self'): Promise<{ state: string; pgid: number } | null> {
+  try {
+    return parseStat(await readFile(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return null;
+  }
+}
+
+async function pgidOf(pid: number): Promise<number | null> {
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  return (await statOf(pid))?.pgid ?? null;
+}
+
+// Slurm refuses to killpg its own process group ("would kill caller!").
+async function isOwnGroup(pgid: number): Promise<boolean> {
+  ownPgid ??= (await statOf('self'))?.pgid;
+  return pgid <= 1 || pgid === process.pid || pgid === ownPgid;
+}
+
+// The process groups behind a container id, or null if the id names none.
+function groupsOf(cont_id: bigint): number[] | null {
+  if (cont_id >= HANDLE_BASE) {
+    const groups = containers.get(cont_id);
+    return groups ? [...groups] : null;
+  }
+  return cont_id > 1n ? [Number(cont_id)] : null;
+}
+
+export function proctrack_p_create(step: ProctrackStep): bigint {
+  lastHandle += 1n;
+  containers.set(lastHandle, new Set());
+  host?.log.debug(`proctrack/pgid: container ${lastHandle} for step ${step.jobid}.${step.stepid}`);
+  return lastHandle;
+}
+
+export async function proctrack_p_add(step: ProctrackStep, pid: number): Promise<Rc> {
+  const groups = step.cont_id === null ? undefined : containers.get(step.cont_id);
+  if (!groups) return fail(EINVAL, `proctrack/pgid: step ${step.jobid}.${step.stepid} has no container`);
+  const pgid = await pgidOf(pid);
+  if (pgid === null) return fail(ESRCH, `proctrack/pgid: no process ${pid} to track`);
+  if (await isOwnGroup(pgid)) return fail(EINVAL, `proctrack/pgid: pid ${pid} is in the step daemon's own process group ${pgid}`);
+  groups.add(pgid);
+  return SLURM_SUCCESS;
+}
+
+export async function proctrack_p_signal(cont_id: bigint, signal: number): Promise<Rc> {
+  const groups = groupsOf(cont_id);
+  if (groups === null) return fail(ESRCH);
+  for (const pgid of groups) if (await isOwnGroup(pgid)) return fail(ESRCH, 'slurm_signal_container would kill caller!');
+  // Signal 0 asks whether anything is left; zombies do not count (they cannot be signalled
+  // away, and they linger under a PID 1 that does not reap).
+  if (signal === 0) return (await livePids(groups)).length > 0 ? SLURM_SUCCESS : fail(ESRCH);
+  let rc: Rc = SLURM_SUCCESS;
+  for (const pgid of groups) {
+    try {
+      process.kill(-pgid, signal);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ESRCH') continue; // the group is already gone: nothing to signal
+      rc = fail(errnoOf(err));
+    }
+  }
+  return rc;
+}
+
+export function proctrack_p_destroy(cont_id: bigint): Rc {
+  containers.delete(cont_id);
+  return SLURM_SUCCESS;
+}
+
+export async function proctrack_p_find(pid: number): Promise<bigint | null> {
+  const pgid = await pgidOf(pid);
+  if (pgid === null || pgid <= 0) return null;
+  for (const [handle, groups] of containers) if (groups.has(pgid)) return handle;
+  return BigInt(pgid);
+}
+
+export async function proctrack_p_has_pid(cont_id: bigint, pid: number): Promise<boolean> {
+  const groups = groupsOf(cont_id);
+  const pgid = await pgidOf(pid);
+  return groups !== null && pgid !== null && groups.includes(pgid);
+}
+
+export async function proctrack_p_wait(cont_id: bigint): Promise<Rc> {
+  const groups = groupsOf(cont_id);
+  if (groups === null) return fail(EINVAL);
+  const start = Date.now();
+  let delay = FIRST_DELAY_MS;
+  for (;;) {
+    if ((await livePids(groups)).length === 0) return SLURM_SUCCESS;
+    const elapsed = (Date.now() - start) / 1000;
+    if (elapsed >= unkillableTimeout) {
+      return fail(EBUSY, `Unable to destroy container ${cont_id} in pgid plugin, giving up after ${Math.floor(elapsed)} sec`);
+    }
+    await proctrack_p_signal(cont_id, constants.signals.SIGKILL);
+    await sleep(Math.min(delay, Math.max(0, unkillableTimeout * 1000 - (Date.now() - start))));
+    delay = Math.min(delay * 2, MAX_DELAY_MS);
+  }
+}
+
+export async function proctrack_p_get_pids(cont_id: bigint): Promise<number[] | null> {
+  const groups = groupsOf(cont_id);
+  if (groups === null) {
+    fail(EINVAL);
+    return null;
+  }
+  try {
+    return await livePids(groups);
+  } catch (err) {
+    fail(errnoOf(err), `opendir(/proc): ${(err as Error).message}`);
+    return null;
+  }
+}
+
+function errnoOf(err: unknown): number {
+  const code = (err as NodeJS.ErrnoException).code;
+  return (code !== undefined && constants.errno[code as keyof typeof constants.errno]) || EINVAL;
+}
+
+// Every process in one of `groups`, zombies left out (Slurm: "Defunct, don't try to kill").
+async function livePids(groups: readonly number[]): Promise<number[]> {
+  if (groups.length === 0) return [];
+  const pids = (await readdir('/proc')).filter((name) => /^[0-9]+$/.test(name)).map(Number);
+  const stats = await Promise.all(pids.map((pid) => statOf(pid)));
+  return pids
+    .filter((_, i) => {
+      const stat = stats[i];
+      return stat != null && groups.includes(stat.pgid) && stat.state !== 'Z' && stat.state !== 'X';
+    })
+    .sort((a, b) => a - b);
+}

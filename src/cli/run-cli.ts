@@ -1,0 +1,69 @@
+// The one CLI boundary every bin goes through: load the command lazily, run it, and turn
+// whatever it throws into `<bin>: error: <message>` and an exit status a script can rely on.
+import { wantsStack } from './debug.js';
+import { UserError } from '../core/errors.js';
+
+export interface CommandModule {
+  /** Runs the command on argv (without node and script); returns the exit status. */
+  run(argv: string[], bin: string): Promise<number | void>;
+}
+
+/** Entry point of a bin: `runCli('tsrun', () => import('../dist/commands/tsrun.js'))`. */
+export async function runCli(bin: string, load: () => Promise<CommandModule>): Promise<void> {
+  const argv = process.argv.slice(2);
+  try {
+    const mod = await load();
+    const status = await mod.run(argv, bin);
+    if (typeof status === 'number') process.exitCode = status;
+  } catch (error) {
+    process.exitCode = reportError(bin, error, argv);
+  }
+}
+
+/** Prints an error the way the boundary does and returns the exit status to use. */
+export function reportError(bin: string, error: unknown, argv: readonly string[] = []): number {
+  const stack = wantsStack(argv);
+  if (isCommanderExit(error)) {
+    // --help and --version come through here with status 0 and nothing more to say.
+    if (error.exitCode === 0) return 0;
+    writeErrorLines(bin, [stripCommanderPrefix(error.message)]);
+    return error.exitCode;
+  }
+  if (error instanceof UserError) {
+    writeErrorLines(bin, error.message.split('\n'));
+    if (stack && error.stack) process.stderr.write(`${error.stack}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${bin}: internal error: ${message}\n`);
+  if (stack) process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
+  else process.stderr.write(`${bin}: rerun with TSLURM_DEBUG=1 for the stack trace\n`);
+  return 1;
+}
+
+function writeErrorLines(bin: string, lines: readonly string[]): void {
+  process.stderr.write(lines.map((line) => `${bin}: error: ${line}\n`).join(''));
+}
+
+interface CommanderExit {
+  code: string;
+  exitCode: number;
+  message: string;
+}
+
+function isCommanderExit(error: unknown): error is CommanderExit {
+  return (
+    error instanceof Error &&
+    typeof (error as Partial<CommanderExit>).code === 'string' &&
+    (error as Partial<CommanderExit>).code!.startsWith('commander.') &&
+    typeof (error as Partial<CommanderExit>).exitCode === 'number'
+  );
+}
+
+// Commander's texts in getopt's words, which is what Slurm's commands print.
+function stripCommanderPrefix(message: string): string {
+  return message
+    .replace(/^error: /, '')
+    .replace(/^unknown option/, 'unrecognized option')
+    .split('\n')[0]!;
+}

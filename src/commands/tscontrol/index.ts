@@ -1,0 +1,59 @@
+// tscontrol (scontrol): view and change the cluster. This release: `show plugins` and the
+// hostlist helpers; job/node/partition views arrive with the controller.
+import { createProgram, addCommonOptions } from '../../cli/program.js';
+import { countVerbose } from '../../cli/debug.js';
+import { UserError } from '../../core/errors.js';
+import { createLogger, levelFromVerbosity } from '../../core/log.js';
+import { showHostlist, type HostlistEntity } from './show-hostlist.js';
+
+const examples = [
+  "tscontrol show hostnames 'n[01-03],m7'",
+  'tscontrol show hostlist n01,n02,n03,m7',
+  'tscontrol show plugins',
+  'TSLURM_PLUGIN_DIR=./my-plugins tscontrol show plugins --json',
+];
+
+interface Options {
+  cluster?: string;
+  verbose: number;
+  json?: boolean;
+}
+
+export async function run(argv: string[], bin: string): Promise<number> {
+  let status = 0;
+  const program = addCommonOptions(createProgram(bin, 'View the cluster and its plugins (like scontrol).', examples))
+    .option('--json', 'print data as JSON')
+    .argument('<command>', 'show')
+    .argument('[words...]', 'what to show: plugins | hostnames LIST | hostlist LIST | hostlistsorted LIST')
+    .action(async (command: string, words: string[], options: Options) => {
+      status = await dispatch(bin, command, words, options, argv);
+    });
+  await program.parseAsync(argv, { from: 'user' });
+  return status;
+}
+
+async function dispatch(bin: string, command: string, words: string[], options: Options, argv: string[]): Promise<number> {
+  if (command.toLowerCase() !== 'show') {
+    throw new UserError(`invalid keyword: ${command}`);
+  }
+  const [entity = '', ...rest] = words;
+  const key = entity.toLowerCase();
+  if (key === 'hostnames' || key === 'hostlist' || key === 'hostlistsorted') {
+    const result = showHostlist(key as HostlistEntity, rest, process.env);
+    process.stdout.write(result.stdout);
+    if (result.error) process.stderr.write(`${bin}: error: ${result.error}\n`);
+    return result.exitCode;
+  }
+  if (key === 'plugins' || key === 'plugin') {
+    const log = createLogger(bin, levelFromVerbosity(countVerbose(argv)));
+    const { loadCluster } = await import('../../config/load.js');
+    const config = await loadCluster({ file: options.cluster });
+    const { collectPlugins, formatPluginTable } = await import('./show-plugins.js');
+    const { rows, failed } = await collectPlugins(config, log);
+    process.stdout.write(options.json ? `${JSON.stringify({ plugins: rows }, null, 2)}\n` : formatPluginTable(rows));
+    // A plugin the cluster is configured to use that cannot load is an error in the setup.
+    for (const message of failed) process.stderr.write(`${bin}: error: ${message}\n`);
+    return failed.length > 0 ? 1 : 0;
+  }
+  throw new UserError(`invalid entity:${entity} for keyword:show`);
+}

@@ -1,0 +1,115 @@
+// The allocation a step runs in: a new job from the embedded controller, or — when tsrun runs
+// inside a job (SLURM_JOB_ID set, as in a batch script) — a new step of that job on its nodes.
+import { UserError } from '../../core/errors.js';
+import { expandHostlist } from '../../core/hostlist.js';
+import { expandCounts } from '../../core/tasks-per-node.js';
+import { INFINITE } from '../../core/slurm-constants.js';
+import type { Logger } from '../../core/log.js';
+import type { ClusterConfig } from '../../config/types.js';
+import { takeNextStepId } from '../../ctld/id-counters.js';
+import type { PluginRegistry } from '../../plugin-host/registry.js';
+import { allocateJob } from './allocate.js';
+import type { StepRequest } from './request.js';
+
+export interface StepAllocation {
+  jobId: number;
+  stepId: number;
+  jobName: string;
+  partition: string;
+  /** The job's nodes, in node-table order, and its CPUs on each. */
+  nodeNames: string[];
+  cpusPerNode: number[];
+  /** GPU indices per node (empty when none were allocated). */
+  gpusPerNode: number[][];
+  /** Minutes, or INFINITE. */
+  timeLimit: number;
+  /** Ends the step (and the job, when tsrun created it) in the select plugin. */
+  release(): Promise<void>;
+}
+
+export async function resolveAllocation(
+  req: StepRequest,
+  config: ClusterConfig,
+  registry: PluginRegistry,
+  log: Logger,
+  stateDir: string,
+): Promise<StepAllocation> {
+  const enclosing = process.env.SLURM_JOB_ID ?? process.env.SLURM_JOBID;
+  if (enclosing !== undefined && enclosing !== '') return stepOfEnclosingJob(req, enclosing, stateDir);
+
+  const alloc = await allocateJob(req, config, registry, log, stateDir);
+  const { job, resources, table, select } = alloc;
+  const nodeNames = table.namesFromBitmap(resources.node_bitmap);
+  return {
+    jobId: job.job_id,
+    stepId: 0,
+    jobName: job.name,
+    partition: job.partition,
+    nodeNames,
+    cpusPerNode: resources.cpus,
+    gpusPerNode: resources.gres_allocated.map((specs) => specs.filter((s) => s.name === 'gpu').flatMap((s) => [...(s.indices ?? [])])),
+    timeLimit: job.time_limit,
+    release: async () => {
+      await select.finishStep(
+        {
+          step_id: 0,
+          job_ptr: job,
+          step_node_bitmap: resources.node_bitmap,
+          ntasks: req.ntasks ?? nodeNames.length,
+          cpus_per_task: req.cpusPerTask,
+          cpu_count: resources.ncpus,
+          pn_min_memory: job.details.pn_min_memory,
+          mem_per_cpu: job.details.mem_per_cpu,
+        },
+        false,
+      );
+      await select.release(job);
+    },
+  };
+}
+
+function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir: string): StepAllocation {
+  const jobId = Number.parseInt(jobIdText, 10);
+  const nodelist = process.env.SLURM_JOB_NODELIST ?? process.env.SLURM_NODELIST;
+  if (!Number.isSafeInteger(jobId) || !nodelist) {
+    throw UserError.fromErrno('ESLURM_INVALID_JOB_ID', 'Unable to create step for job');
+  }
+  const jobNodes = expandHostlist(nodelist);
+  const jobCpus = expandCounts(process.env.SLURM_JOB_CPUS_PER_NODE ?? jobNodes.map(() => 1).join(','));
+  const chosen = chooseStepNodes(req, jobNodes, jobCpus, jobId);
+  return {
+    jobId,
+    stepId: takeNextStepId(stateDir, jobId),
+    jobName: process.env.SLURM_JOB_NAME ?? req.jobName ?? req.command[0] ?? 'tsrun',
+    partition: process.env.SLURM_JOB_PARTITION ?? '',
+    nodeNames: chosen.map((i) => jobNodes[i]!),
+    cpusPerNode: chosen.map((i) => jobCpus[i] ?? 1),
+    gpusPerNode: chosen.map(() => []),
+    timeLimit: INFINITE,
+    release: async () => {},
+  };
+}
+
+/** Step nodes inside a job: -w if given, else -N nodes, else as few as the tasks' CPUs need. */
+function chooseStepNodes(req: StepRequest, nodes: readonly string[], cpus: readonly number[], jobId: number): number[] {
+  const unavailable = (): UserError =>
+    UserError.fromErrno('ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE', `Unable to create step for job ${jobId}`);
+  if (req.nodelist !== undefined) {
+    const wanted = new Set(expandHostlist(req.nodelist));
+    const indices = nodes.flatMap((name, i) => (wanted.has(name) ? [i] : []));
+    if (indices.length !== wanted.size) throw unavailable();
+    return indices;
+  }
+  const all = nodes.map((_, i) => i);
+  if (req.minNodes !== undefined) {
+    if (req.minNodes > nodes.length) throw unavailable();
+    return all.slice(0, req.minNodes);
+  }
+  const needed = req.overcommit ? 1 : (req.ntasks ?? 1) * req.cpusPerTask;
+  let have = 0;
+  for (const [i, n] of cpus.entries()) {
+    have += n;
+    if (have >= needed) return all.slice(0, i + 1);
+  }
+  return all;
+}

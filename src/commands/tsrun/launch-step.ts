@@ -1,0 +1,115 @@
+// Running the step's tasks on every node through the step-daemon code (in-process in embedded
+// mode), then folding their exits into srun's exit code and messages. Owns what happens while
+// tasks run: --kill-on-bad-exit, the time limit, and tsrun's own signals.
+import { foldTaskExits, type TaskExit } from '../../core/exit-status.js';
+import type { Logger } from '../../core/log.js';
+import type { StepLayout } from '../../core/step-layout.js';
+import type { MpiFacade } from '../../interfaces/mpi.js';
+import { launchNode, type NodeStep } from '../../stepd/launch-node.js';
+import type { NodeLaunchSpec, StepFacts } from '../../stepd/launch-spec.js';
+import type { StepAllocation } from './allocation-source.js';
+import { readMultiProg } from './multi-prog.js';
+import type { StepRequest } from './request.js';
+import { forwardStdin, StepOutput } from './step-io.js';
+import { watchStep } from './step-watch.js';
+
+export interface LaunchContext {
+  req: StepRequest;
+  alloc: StepAllocation;
+  layout: StepLayout;
+  facts: StepFacts;
+  env: string[];
+  mpi: MpiFacade;
+  log: Logger;
+}
+
+export async function launchStep(ctx: LaunchContext): Promise<number> {
+  const { req, alloc, layout, facts, log } = ctx;
+  const stepId = `${facts.jobId}.${facts.stepId}`;
+  const output = new StepOutput({
+    ntasks: facts.ntasks,
+    label: req.label,
+    unbuffered: req.unbuffered,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
+  const running = new Set<number>(layout.nodeOfTask.keys());
+  const exits: TaskExit[] = [];
+  const nodes: NodeStep[] = [];
+  const watch = watchStep({
+    stepId,
+    firstNode: layout.nodes[0]!,
+    timeLimitMinutes: alloc.timeLimit,
+    killOnBadExit: req.killOnBadExit,
+    log,
+    running: () => [...running],
+    signalAll: (signal) => nodes.forEach((node) => node.signal(signal)),
+  });
+  const sink = output.sink(process.stderr);
+  sink.taskExited = (exit) => {
+    running.delete(exit.taskId);
+    exits.push(exit);
+    watch.taskExited(exit);
+  };
+
+  const stdinMode = stdinModeOf(req.input);
+  try {
+    const argvs = req.multiProg ? readMultiProg(req.command[0]!, facts.ntasks) : undefined;
+    const specs = layout.nodes.map((_, nodeId) => nodeSpec(ctx, nodeId, argvs, stdinMode));
+    const launched = await Promise.allSettled(specs.map((spec) => launchNode(spec, ctx.mpi, sink)));
+    for (const result of launched) if (result.status === 'fulfilled') nodes.push(result.value);
+    const failed = launched.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) {
+      // A node that could not start its share ends the whole step, as a failed launch does in Slurm.
+      nodes.forEach((node) => node.signal('SIGKILL'));
+      await Promise.all(nodes.map((node) => node.done));
+      throw failed.reason;
+    }
+    const stopStdin = forwardStdin(
+      nodes.flatMap((node) => layout.nodeOfTask.flatMap((_, taskId) => node.stdin(taskId) ?? [])),
+    );
+    await Promise.all(nodes.map((node) => node.done));
+    stopStdin();
+  } finally {
+    watch.stop();
+    output.flush();
+  }
+  const folded = foldTaskExits(exits, { stepId, killOnBadExit: req.killOnBadExit, cancelled: watch.cancelledByUser });
+  // srun's own lines: "error: ..." ones through error(), the rest ("Force Terminated ...") as info.
+  for (const line of folded.messages) {
+    if (line.startsWith('error: ')) log.error(line.slice('error: '.length));
+    else log.info(line);
+  }
+  return folded.exitCode;
+}
+
+function nodeSpec(ctx: LaunchContext, nodeId: number, argvs: string[][] | undefined, stdin: NodeLaunchSpec['stdin']): NodeLaunchSpec {
+  const { req, alloc, layout, facts, env } = ctx;
+  const name = layout.nodes[nodeId]!;
+  const allocIndex = alloc.nodeNames.indexOf(name);
+  const tids = layout.tids[nodeId] ?? [];
+  return {
+    step: facts,
+    nodeId,
+    cpusOnNode: alloc.cpusPerNode[allocIndex] ?? 1,
+    gpus: alloc.gpusPerNode[allocIndex] ?? [],
+    argv: argvs ? tids.map((t) => argvs[t]!) : [req.command],
+    cwd: req.chdir ?? process.cwd(),
+    env,
+    stdin,
+    killWaitSeconds: killWaitSeconds(),
+  };
+}
+
+/** -i: `all` (the default), `none`, or one task's number. */
+function stdinModeOf(input: string | undefined): NodeLaunchSpec['stdin'] {
+  if (input === undefined || input === 'all') return 'all';
+  if (input === 'none') return 'none';
+  if (/^\d+$/.test(input)) return Number.parseInt(input, 10);
+  return 'none';
+}
+
+export function killWaitSeconds(): number {
+  const value = Number.parseFloat(process.env.TSLURM_KILL_WAIT ?? '');
+  return Number.isFinite(value) && value >= 0 ? value : 30;
+}

@@ -1,0 +1,157 @@
+// tsrun's work (DESIGN.md §3): mpi plugin, allocation (or the enclosing one), step layout,
+// the mpi client hook, every node's tasks through the step-daemon code, output, and Slurm's
+// exit status. Hooks run in Slurm's order and client_fini runs even when the step failed.
+import os from 'node:os';
+import { compressHostlist, expandHostlist } from '../../core/hostlist.js';
+import { compressCounts } from '../../core/tasks-per-node.js';
+import { createLogger, levelFromVerbosity, type Logger } from '../../core/log.js';
+import { PluginError, UserError } from '../../core/errors.js';
+import { createStepLayout, type StepLayout } from '../../core/step-layout.js';
+import { formatDistribution } from '../../core/task-dist.js';
+import { loadCluster } from '../../config/load.js';
+import { resolveStateDir } from '../../config/state-dir.js';
+import { createPluginRegistry } from '../../plugin-host/create.js';
+import type { PluginRegistry } from '../../plugin-host/registry.js';
+import { MpiFacade } from '../../interfaces/mpi.js';
+import { stepEnvOver } from '../../stepd/step-env.js';
+import type { StepFacts } from '../../stepd/launch-spec.js';
+import { exportedEnv } from './export-env.js';
+import { resolveAllocation, type StepAllocation } from './allocation-source.js';
+import { launchStep } from './launch-step.js';
+import type { StepRequest } from './request.js';
+
+export interface RunContext {
+  bin: string;
+  cluster: string | undefined;
+  verbose: number;
+  quiet: boolean;
+}
+
+export async function runStep(req: StepRequest, ctx: RunContext): Promise<number> {
+  const log = createLogger(ctx.bin, levelFromVerbosity(ctx.verbose, ctx.quiet));
+  const config = await loadCluster({ file: ctx.cluster });
+  const registry = createPluginRegistry(config, log);
+  try {
+    const mpi = await loadMpi(registry, req.mpi ?? config.plugins.mpiDefault);
+    const stateDir = resolveStateDir(config);
+    const alloc = await resolveAllocation(req, config, registry, log, stateDir);
+    try {
+      if (req.testOnly) return reportTestOnly(alloc, log);
+      const layout = layoutFor(req, alloc);
+      const facts = stepFacts(req, alloc, layout, mpi, config.clusterName);
+      return await runWithMpi(req, alloc, layout, facts, mpi, log);
+    } finally {
+      await alloc.release();
+    }
+  } finally {
+    await registry.finiAll();
+  }
+}
+
+/** --mpi=TYPE (or the cluster's mpi_default); an unknown type gets srun's message. */
+async function loadMpi(registry: PluginRegistry, type: string): Promise<MpiFacade> {
+  try {
+    return new MpiFacade(await registry.get('mpi', type), registry.timeoutMs);
+  } catch (error) {
+    if (error instanceof PluginError && error.code === 'ESLURM_PLUGIN_NOTFOUND') {
+      registry.log.error(error.message);
+      throw new UserError(`Invalid MPI type '${type.replace(/^mpi\//, '')}', --mpi=list for acceptable types`);
+    }
+    throw error;
+  }
+}
+
+function reportTestOnly(alloc: StepAllocation, log: Logger): number {
+  const when = new Date().toISOString().slice(0, 19);
+  const cpus = alloc.cpusPerNode.reduce((a, b) => a + b, 0);
+  log.info(`Job ${alloc.jobId} to start at ${when} using ${cpus} processors on nodes ${compressHostlist(alloc.nodeNames)} in partition ${alloc.partition}`);
+  return 0;
+}
+
+function layoutFor(req: StepRequest, alloc: StepAllocation): StepLayout {
+  const ntasks = req.ntasks ?? (req.ntasksPerNode ?? 1) * (req.minNodes ?? alloc.nodeNames.length);
+  return createStepLayout({
+    nodes: alloc.nodeNames,
+    cpus: alloc.cpusPerNode,
+    ntasks,
+    cpusPerTask: req.cpusPerTask,
+    ntasksPerNode: req.ntasksPerNode,
+    distribution: req.distribution,
+    overcommit: req.overcommit,
+    arbitraryNodes: req.distribution?.node === 'arbitrary' && req.nodelist ? expandHostlist(req.nodelist) : undefined,
+    jobId: alloc.jobId,
+  });
+}
+
+function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, mpi: MpiFacade, clusterName: string): StepFacts {
+  return {
+    jobId: alloc.jobId,
+    stepId: alloc.stepId,
+    jobName: alloc.jobName,
+    partition: alloc.partition,
+    clusterName,
+    nodeNames: layout.nodes,
+    tasksPerNode: layout.tasksPerNode,
+    tids: layout.tids,
+    ntasks: layout.nodeOfTask.length,
+    jobNodelist: compressHostlist(alloc.nodeNames),
+    jobCpusPerNode: compressCounts(alloc.cpusPerNode),
+    jobNumNodes: alloc.nodeNames.length,
+    cpusPerTask: req.cpusPerTaskGiven ? req.cpusPerTask : undefined,
+    distribution: req.distribution ? formatDistribution(req.distribution) : undefined,
+    mpiType: mpi.minor,
+    submitDir: process.cwd(),
+    submitHost: os.hostname().split('.')[0]!,
+    launchNodeAddr: '127.0.0.1',
+    umask: umaskString(),
+    label: req.label,
+    timeLimit: alloc.timeLimit,
+  };
+}
+
+function umaskString(): string {
+  const mask = process.umask();
+  return `0${mask.toString(8).padStart(3, '0')}`;
+}
+
+async function runWithMpi(
+  req: StepRequest,
+  alloc: StepAllocation,
+  layout: StepLayout,
+  facts: StepFacts,
+  mpi: MpiFacade,
+  log: Logger,
+): Promise<number> {
+  const env = exportedEnv(req.export, process.env);
+  const state = await mpi.clientPrelaunch(
+    {
+      jobid: facts.jobId,
+      stepid: facts.stepId,
+      step_layout: {
+        node_cnt: facts.nodeNames.length,
+        node_list: compressHostlist(facts.nodeNames),
+        node_names: facts.nodeNames,
+        task_cnt: facts.ntasks,
+        tasks: facts.tasksPerNode,
+        tids: facts.tids,
+      },
+      abort_step: (message) => log.error(message),
+    },
+    stepEnvOver(env),
+  );
+  let failure: unknown;
+  let status = 0;
+  try {
+    status = await launchStep({ req, alloc, layout, facts, env, mpi, log });
+  } catch (error) {
+    failure = error;
+  }
+  // p_mpi_hook_client_fini runs after every task ended, also after a failure.
+  try {
+    await mpi.clientFini(state);
+  } catch (error) {
+    failure ??= error;
+  }
+  if (failure !== undefined) throw failure;
+  return status;
+}

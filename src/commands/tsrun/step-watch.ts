@@ -1,0 +1,100 @@
+// What may end a step early, and how srun reports it: --kill-on-bad-exit after the first task
+// that fails, the time limit (SIGTERM, then SIGKILL after KillWait), and tsrun's own signals —
+// a first Ctrl-C prints the step's status, a second within a second kills it; SIGTERM, SIGHUP
+// and SIGQUIT are passed on to the tasks.
+import { formatSlurmDate } from '../../core/time-string.js';
+import { INFINITE } from '../../core/slurm-constants.js';
+import { formatTaskIds, type TaskExit } from '../../core/exit-status.js';
+import type { Logger } from '../../core/log.js';
+import { killWaitSeconds } from './launch-step.js';
+
+export interface WatchOptions {
+  stepId: string;
+  firstNode: string;
+  timeLimitMinutes: number;
+  killOnBadExit: boolean;
+  log: Logger;
+  running(): number[];
+  signalAll(signal: NodeJS.Signals): void;
+}
+
+export interface StepWatch {
+  taskExited(exit: TaskExit): void;
+  stop(): void;
+  /** The user ended the step (two Ctrl-C): srun keeps quiet about the signals that followed. */
+  readonly cancelledByUser: boolean;
+}
+
+/** Seconds one minute of time limit lasts: 60, unless TSLURM_MINUTE_SECONDS shortens it (tests, demos). */
+function secondsPerMinute(): number {
+  const value = Number.parseFloat(process.env.TSLURM_MINUTE_SECONDS ?? '');
+  return Number.isFinite(value) && value > 0 ? value : 60;
+}
+
+export function watchStep(options: WatchOptions): StepWatch {
+  const { log } = options;
+  const timers: NodeJS.Timeout[] = [];
+  let cancelledByUser = false;
+  let killing = false;
+  let lastInterrupt = 0;
+
+  // SIGTERM now, SIGKILL after KillWait, as slurmstepd ends a step (Slurm's KillWait).
+  const terminate = (): void => {
+    if (killing) return;
+    killing = true;
+    options.signalAll('SIGTERM');
+    timers.push(setTimeout(() => options.signalAll('SIGKILL'), killWaitSeconds() * 1000).unref());
+  };
+  // slurmstepd's line for a cancelled step (observed on Slurm 22.05).
+  const cancelledLine = (suffix: string): void => {
+    const at = formatSlurmDate(Math.floor(Date.now() / 1000));
+    process.stderr.write(`tsstepd-${options.firstNode}: error: *** STEP ${options.stepId} ON ${options.firstNode} CANCELLED AT ${at}${suffix} ***\n`);
+  };
+
+  if (options.timeLimitMinutes !== INFINITE && options.timeLimitMinutes > 0) {
+    const ms = options.timeLimitMinutes * secondsPerMinute() * 1000;
+    timers.push(
+      setTimeout(() => {
+        log.info(`Job step aborted: Waiting up to ${killWaitSeconds() + 2} seconds for job step to finish.`);
+        cancelledLine(' DUE TO TIME LIMIT');
+        terminate();
+      }, ms).unref(),
+    );
+  }
+
+  const onInterrupt = (): void => {
+    const now = Date.now();
+    if (now - lastInterrupt > 1000) {
+      lastInterrupt = now;
+      log.info('interrupt (one more within 1 sec to abort)');
+      const tasks = options.running();
+      log.info(`StepId=${options.stepId} ${tasks.length === 1 ? 'task' : 'tasks'} ${formatTaskIds(tasks)}: running`);
+      return;
+    }
+    cancelledByUser = true;
+    log.info('forcing job termination');
+    killing = true;
+    options.signalAll('SIGKILL');
+  };
+  const forward = (signal: NodeJS.Signals) => (): void => options.signalAll(signal);
+  const forwarders = (['SIGTERM', 'SIGHUP', 'SIGQUIT'] as const).map((s) => [s, forward(s)] as const);
+  process.on('SIGINT', onInterrupt);
+  for (const [signal, handler] of forwarders) process.on(signal, handler);
+
+  return {
+    taskExited(exit) {
+      if (options.killOnBadExit && !killing && (exit.signal !== null || (exit.exitCode ?? 0) !== 0)) {
+        cancelledLine('');
+        terminate();
+      }
+    },
+    stop() {
+      timers.forEach(clearTimeout);
+      process.off('SIGINT', onInterrupt);
+      for (const [signal, handler] of forwarders) process.off(signal, handler);
+    },
+    get cancelledByUser() {
+      return cancelledByUser;
+    },
+  };
+}

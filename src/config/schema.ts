@@ -1,0 +1,133 @@
+// The shapes of a cluster file (DESIGN.md §6), checked with valibot. Leaf values are
+// converted on the way (hostlists expanded, sizes to MB, times to minutes, plugin names to
+// major/minor), so a parsed section only needs assembling. Node and partition entries are
+// checked one at a time, so one bad entry does not hide the rules about the others.
+import * as v from 'valibot';
+import { INFINITE } from '../core/slurm-constants.js';
+import { pluginType } from './plugin-names.js';
+import {
+  anyMap,
+  BadValue,
+  convert,
+  describe,
+  expected,
+  int,
+  listOf,
+  str,
+  strictMap,
+  stringOrNumber,
+} from './schema-kit.js';
+import { address, feature, gres, hostnames, memoryMB, minutes, oneOf } from './values.js';
+
+const positive = int('a positive integer', 1);
+
+/** Slurm maps ClusterName to lower case; it also names the state directory, so no slashes. */
+function clusterName(text: string): string {
+  if (!/^[A-Za-z0-9][\w.-]*$/.test(text)) {
+    throw new BadValue(`invalid cluster name ${JSON.stringify(text)} (letters, digits, "_", "-" and ".")`);
+  }
+  return text.toLowerCase();
+}
+
+export const TopSchema = strictMap({
+  cluster: convert(str, clusterName),
+  control: v.optional(
+    strictMap({
+      address: v.optional(convert(str, address)),
+      state_dir: v.optional(str),
+    }),
+  ),
+  auth: v.optional(
+    strictMap({
+      type: v.optional(convert(str, pluginType('auth'))),
+      key_file: v.optional(str),
+    }),
+  ),
+  plugins: v.optional(
+    strictMap({
+      select: v.optional(convert(str, pluginType('select'))),
+      mpi_default: v.optional(convert(str, pluginType('mpi'))),
+      job_container: v.optional(convert(str, pluginType('job_container'))),
+      proctrack: v.optional(convert(str, pluginType('proctrack'))),
+      sched: v.optional(convert(str, pluginType('sched'))),
+      auth: v.optional(convert(str, pluginType('auth'))),
+      // A string is split on ":" like Slurm's PluginDir.
+      plugin_dirs: v.optional(listOf((dir) => dir, ':')),
+    }),
+  ),
+  // Entries are checked one by one with NodeSchema / PartitionSchema.
+  nodes: v.optional(v.array(v.unknown(), expected('a list of nodes'))),
+  partitions: v.optional(v.array(v.unknown(), expected('a list of partitions'))),
+  options: v.optional(anyMap('a mapping of plugin name to its options')),
+});
+
+export const NODE_STATES = ['UNKNOWN', 'IDLE', 'DOWN', 'DRAIN', 'FUTURE'] as const;
+
+export const NodeSchema = strictMap({
+  name: convert(str, hostnames),
+  cpus: v.optional(positive),
+  sockets: v.optional(positive),
+  cores: v.optional(positive),
+  threads: v.optional(positive),
+  memory: v.optional(convert(stringOrNumber, memoryMB)),
+  gres: v.optional(listOf(gres, ',')),
+  features: v.optional(listOf(feature, ',')),
+  weight: v.optional(int('an integer from 0 to 4294967294', 0, 0xfffffffe)),
+  address: v.optional(convert(str, address)),
+  state: v.optional(convert(str, oneOf('node state', NODE_STATES))),
+  reason: v.optional(str),
+});
+
+export type NodeEntry = v.InferOutput<typeof NodeSchema>;
+
+/** `ALL`, as in slurm.conf's `Nodes=ALL`. */
+export const ALL_NODES = Symbol('ALL');
+
+/** A partition name: Slurm reserves DEFAULT, and names appear in comma lists. */
+function partitionName(text: string): string {
+  if (!/^[^\s,:=]+$/.test(text) || text.toUpperCase() === 'DEFAULT') {
+    throw new BadValue(`invalid partition name ${JSON.stringify(text)}`);
+  }
+  return text;
+}
+
+// slurm.conf spells booleans YES/NO; YAML has true/false. Both are taken.
+const yesNo = convert(v.union([v.boolean(), v.string()], expected('true or false')), (value) => {
+  if (typeof value === 'boolean') return value;
+  const word = value.trim().toUpperCase();
+  if (word !== 'YES' && word !== 'NO') {
+    throw new BadValue(`expected true or false (or YES, NO), got ${describe(value)}`);
+  }
+  return word === 'YES';
+});
+
+function countOrUnlimited(value: string | number): number {
+  if (typeof value === 'string' && /^(UNLIMITED|INFINITE)$/i.test(value.trim())) return INFINITE;
+  const n = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n >= INFINITE) {
+    throw new BadValue(`expected a positive integer or UNLIMITED, got ${describe(value)}`);
+  }
+  return n;
+}
+
+const OVERSUBSCRIBE = ['NO', 'YES', 'FORCE', 'EXCLUSIVE'] as const;
+
+const oversubscribe = convert(v.union([v.boolean(), v.string()], expected('YES, NO, FORCE or EXCLUSIVE')), (value) =>
+  typeof value === 'boolean' ? (value ? 'YES' : 'NO') : oneOf('oversubscribe value', OVERSUBSCRIBE)(value),
+);
+
+export const PartitionSchema = strictMap({
+  name: convert(str, partitionName),
+  // A hostlist expression or ALL, or a list of hostlist expressions.
+  nodes: v.optional(listOf((expr) => (expr.trim() === 'ALL' ? ALL_NODES : hostnames(expr)), null)),
+  default: v.optional(yesNo),
+  max_time: v.optional(convert(stringOrNumber, minutes)),
+  default_time: v.optional(convert(stringOrNumber, minutes)),
+  max_nodes: v.optional(convert(stringOrNumber, countOrUnlimited)),
+  min_nodes: v.optional(int('a non-negative integer', 0)),
+  state: v.optional(convert(str, oneOf('partition state', ['UP', 'DOWN', 'DRAIN', 'INACTIVE'] as const))),
+  oversubscribe: v.optional(oversubscribe),
+});
+
+export type PartitionEntry = v.InferOutput<typeof PartitionSchema>;
+export type TopEntry = v.InferOutput<typeof TopSchema>;

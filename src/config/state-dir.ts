@@ -1,0 +1,15 @@
+// Where the controller keeps its state (DESIGN.md §6): TSLURM_STATE_DIR, else the cluster
+// file's control.state_dir, else $XDG_STATE_HOME/tslurm/<cluster> (~/.local/state when
+// XDG_STATE_HOME is unset), so jobs submitted by one command are seen by the next.
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { ClusterConfig } from './types.js';
+
+export function resolveStateDir(config: ClusterConfig, env: NodeJS.ProcessEnv = process.env): string {
+  if (env.TSLURM_STATE_DIR) return resolve(env.TSLURM_STATE_DIR);
+  if (config.control.stateDir) return config.control.stateDir;
+  // The XDG spec says a relative XDG_STATE_HOME is invalid and must be ignored.
+  const xdg = env.XDG_STATE_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.local', 'state');
+  return join(base, 'tslurm', config.clusterName);
+}

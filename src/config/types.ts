@@ -1,0 +1,83 @@
+// The normalised cluster: what every part of tslurm reads once the YAML has been checked.
+// Units are Slurm's (MB, minutes); "unlimited" is INFINITE and "not set" NO_VAL, as in
+// slurm.conf. Produced only by the normaliser, and deep-frozen at run time (the types stay
+// mutable so callers can build test configs by hand).
+
+/** One generic resource of a node: `gpu:2` → { name: 'gpu', count: 2 }. */
+export interface GresSpec {
+  name: string;
+  type?: string;
+  count: number;
+}
+
+export type NodeState = 'UNKNOWN' | 'IDLE' | 'DOWN' | 'DRAIN' | 'FUTURE';
+
+export interface NodeConfig {
+  name: string;
+  /** Where its tsstepd listens (daemon mode), from `address: host[:port]`. */
+  addr?: string;
+  /** The entry's port plus this node's index within the entry (consecutive ports). */
+  port?: number;
+  cpus: number;
+  sockets: number;
+  coresPerSocket: number;
+  threadsPerCore: number;
+  /** MB (slurm.conf RealMemory). */
+  realMemory: number;
+  gres: GresSpec[];
+  features: string[];
+  weight: number;
+  state: NodeState;
+  reason?: string;
+}
+
+export type PartitionState = 'UP' | 'DOWN' | 'DRAIN' | 'INACTIVE';
+export type OverSubscribe = 'NO' | 'YES' | 'FORCE' | 'EXCLUSIVE';
+
+export interface PartitionConfig {
+  name: string;
+  /** Node names in cluster (file) order, each once, as Slurm's partition bitmap orders them. */
+  nodes: string[];
+  /** At most one is true; with none marked in the file, the first partition is. */
+  isDefault: boolean;
+  /** Minutes; INFINITE when UNLIMITED. */
+  maxTime: number;
+  /** Minutes; NO_VAL when not set (MaxTime applies). */
+  defaultTime: number;
+  /** INFINITE when unlimited. */
+  maxNodes: number;
+  /** Slurm 22.05's default is 0 (`scontrol show partition` prints MinNodes=0). */
+  minNodes: number;
+  state: PartitionState;
+  oversubscribe: OverSubscribe;
+}
+
+/** Active plugin of each type, as `major/minor`. */
+export interface PluginChoices {
+  select: string;
+  mpiDefault: string;
+  jobContainer: string;
+  proctrack: string;
+  sched: string;
+  auth: string;
+  /** Absolute; relative entries are resolved against the YAML file's directory. */
+  pluginDirs: string[];
+}
+
+export interface ClusterConfig {
+  clusterName: string;
+  /** Absolute file path, or '<built-in default>'. */
+  source: string;
+  /** `address` as `host[:port]` (IPv6 hosts in brackets), also split into host and port. */
+  control: { address?: string; host?: string; port?: number; stateDir?: string };
+  /** `keyFile` is absolute (resolved against the YAML file's directory). */
+  auth: { type: string; keyFile?: string };
+  plugins: PluginChoices;
+  /** Expanded: one entry per node, in file order. */
+  nodes: NodeConfig[];
+  partitions: PartitionConfig[];
+  /** Per-plugin option blocks (`job_container_tmpfs: {base_path: ...}`), kept raw. */
+  options: Record<string, unknown>;
+}
+
+export const BUILT_IN_SOURCE = '<built-in default>';

@@ -1,0 +1,118 @@
+// How srun turns its tasks' exit statuses into its own exit code and error lines
+// (Slurm 22.05 src/plugins/launch/slurm/launch_slurm.c _task_finish, src/api/step_launch.c,
+// src/srun/libsrun/srun_job.c fini_srun), and what a task that cannot exec reports
+// (src/slurmd/slurmstepd/task.c exec_task).
+import { constants } from 'node:os';
+import { slurm_strerror } from './errno.js';
+import { signalText } from './signal-text.js';
+
+export interface TaskExit {
+  taskId: number;
+  nodeName: string;
+  /** Exit code when the task exited, else null. */
+  exitCode: number | null;
+  /** Signal that ended the task (number or Node's name, 'SIGKILL'), else null. */
+  signal: number | NodeJS.Signals | null;
+  coreDumped?: boolean;
+}
+
+export interface FoldOptions {
+  /** "5.0": enables the "Terminating StepId=" and "Force Terminated StepId=" lines. */
+  stepId?: string;
+  /** -K / KillOnBadExit: the step was killed after the first task that failed. */
+  killOnBadExit?: boolean;
+  /** The user cancelled the step (Ctrl-C, scancel): srun then keeps quiet about signals. */
+  cancelled?: boolean;
+}
+
+export interface FoldedExit {
+  exitCode: number;
+  /** Lines as srun prints them, without the "srun: " prefix. */
+  messages: string[];
+}
+
+/**
+ * srun's exit code and messages for a finished step. Tasks are given in the order their
+ * exits arrived; tasks of one node with the same status share one line, as slurmstepd
+ * sends them together. A signal beats any exit code (128 + the highest signal number,
+ * "so that it's predictable to the user"), else the highest exit code wins.
+ */
+export function foldTaskExits(tasks: readonly TaskExit[], options: FoldOptions = {}): FoldedExit {
+  const messages: string[] = [];
+  let terminatingSent = false;
+  for (const group of groupByNodeAndStatus(tasks)) {
+    const line = statusLine(group, options);
+    if (line !== undefined) messages.push(line);
+    if (options.killOnBadExit && options.stepId && !terminatingSent && isAbnormal(group[0]!)) {
+      messages.push(`launch/slurm: _step_signal: Terminating StepId=${options.stepId}`);
+      terminatingSent = true;
+    }
+  }
+  // step_launch.c says this once at the end when any task died of SIGTERM or SIGKILL.
+  const signals = tasks.map(signalNumber);
+  const { SIGKILL, SIGTERM } = constants.signals;
+  if (options.stepId && signals.some((s) => s === SIGKILL || s === SIGTERM)) {
+    messages.push(`Force Terminated StepId=${options.stepId}`);
+  }
+  // reduce, not Math.max(...list): a step can have more tasks than a call has arguments.
+  const worstSignal = signals.reduce<number>((worst, s) => Math.max(worst, s ?? 0), 0);
+  const worstCode = tasks.reduce((worst, t) => Math.max(worst, t.exitCode ?? 0), 0);
+  return { exitCode: worstSignal > 0 ? 128 + worstSignal : worstCode, messages };
+}
+
+/** What a task that could not be executed prints (from the step daemon) and exits with. */
+export function execFailure(
+  program: string,
+  code: NodeJS.ErrnoException['code'],
+): { exitCode: number; message: string } {
+  const errno = (constants.errno as Record<string, number>)[code ?? ''] ?? constants.errno.ENOEXEC;
+  // slurmstepd logs "execve(): <path>: %m" and _exit(errno): 2 for a missing program, 13
+  // for one that is not executable or is a directory.
+  return { exitCode: errno, message: `error: execve(): ${program}: ${slurm_strerror(errno)}` };
+}
+
+function statusLine(group: readonly TaskExit[], options: FoldOptions): string | undefined {
+  const first = group[0]!;
+  const ids = formatTaskIds(group.map((t) => t.taskId));
+  const where = `${first.nodeName}: ${group.length === 1 ? 'task' : 'tasks'} ${ids}`;
+  const signal = signalNumber(first);
+  if (signal !== null) {
+    if (options.cancelled) return undefined;
+    return `error: ${where}: ${signalText(signal)}${first.coreDumped ? ' (core dumped)' : ''}`;
+  }
+  if (!first.exitCode) return undefined;
+  return `error: ${where}: Exited with exit code ${first.exitCode}`;
+}
+
+function groupByNodeAndStatus(tasks: readonly TaskExit[]): TaskExit[][] {
+  const groups = new Map<string, TaskExit[]>();
+  for (const task of tasks) {
+    const key = `${task.nodeName}\0${task.exitCode}\0${signalNumber(task)}\0${task.coreDumped === true}`;
+    const group = groups.get(key);
+    if (group) group.push(task);
+    else groups.set(key, [task]);
+  }
+  return [...groups.values()];
+}
+
+function isAbnormal(task: TaskExit): boolean {
+  return signalNumber(task) !== null || (task.exitCode ?? 0) !== 0;
+}
+
+function signalNumber(task: TaskExit): number | null {
+  if (task.signal === null) return null;
+  return typeof task.signal === 'number' ? task.signal : constants.signals[task.signal];
+}
+
+/** Slurm's bit_fmt of task ids: "0-2,5". */
+export function formatTaskIds(ids: readonly number[]): string {
+  const sorted = [...ids].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j += 1;
+    parts.push(i === j ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(',');
+}

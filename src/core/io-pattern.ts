@@ -1,0 +1,106 @@
+// srun's -i/-o/-e values: the special forms (all, none, a task id) and file name patterns
+// ("out-%j-%2t.txt"), as srun and slurmstepd read them in Slurm 22.05
+// (src/srun/libsrun/fname.c, src/slurmd/common/fname.c).
+
+/** Where a task's stdin comes from, or where its stdout/stderr go. */
+export type IoOption =
+  /** Default: srun's own stdin goes to every task; output comes back to srun's terminal. */
+  | { kind: 'all' }
+  /** /dev/null for every task. */
+  | { kind: 'none' }
+  /** Only this task reads srun's stdin, or only its output is shown; the others get /dev/null. */
+  | { kind: 'task'; taskId: number }
+  /**
+   * A file. `perTask`: the name depends on the task or node (%t %n %N %u), so each task
+   * opens its own, on its node; otherwise srun opens one file for all tasks. `literal`: the
+   * value had a backslash, so the backslashes were removed and nothing is expanded.
+   */
+  | { kind: 'file'; pattern: string; perTask: boolean; literal: boolean };
+
+/** Reads a -i/-o/-e value for a step of `ntasks` tasks. */
+export function classifyIoOption(value: string | undefined, ntasks: number): IoOption {
+  // Slurm compares only the first three letters, so "allout.txt" also means all.
+  if (value === undefined || value.slice(0, 3).toLowerCase() === 'all' || value.startsWith('-')) {
+    return { kind: 'all' };
+  }
+  if (value.toLowerCase() === 'none') return { kind: 'none' };
+  // strtoul's rules: leading blanks and "+" are fine; "" reads as 0 (observed: -o '' shows
+  // task 0 only). A number that is not a task id is a file name.
+  if (/^\s*\+?\d*$/.test(value)) {
+    const taskId = Number(value.trim() || '0');
+    if (taskId < ntasks) return { kind: 'task', taskId };
+  }
+  if (value.includes('\\')) {
+    return { kind: 'file', pattern: value.replaceAll('\\', ''), perTask: false, literal: true };
+  }
+  return { kind: 'file', pattern: value, perTask: isPerTask(value), literal: false };
+}
+
+/** What the pattern's %-conversions are filled from. */
+export interface IoPatternContext {
+  jobId: number;
+  stepId: number;
+  taskId?: number;
+  /** SLURM_NODEID of the task's node. */
+  nodeId?: number;
+  /** %N: Slurm prints the node's host name; with one host per node that is its name. */
+  nodeName?: string;
+  userName?: string;
+  /** %x: srun takes SLURM_JOB_NAME from its own environment, else the job's name. */
+  jobName?: string;
+  arrayJobId?: number;
+  arrayTaskId?: number;
+}
+
+// %a outside an array job prints NO_VAL, as Slurm does.
+const NO_VAL = 0xfffffffe;
+// Zero padding is capped at ten digits ("%12t" gives "0000000000").
+const MAX_WIDTH = 10;
+const CONVERSION = /%(%|(\d*)([AaJjsntNux])|(\d+))/g;
+
+/** True when a pattern names a file per task or per node: %t, %n, %N or %u, with or without width. */
+export function isPerTask(pattern: string): boolean {
+  const letters = [...pattern.matchAll(CONVERSION)].map((match) => match[3] ?? '');
+  return letters.some((letter) => letter !== '' && 'tnNu'.includes(letter));
+}
+
+/** The file name for one task: "out-%j-%2t.txt" → "out-5-01.txt". */
+export function expandIoPattern(pattern: string, ctx: IoPatternContext): string {
+  if (pattern.includes('\\')) return pattern.replaceAll('\\', '');
+  type Groups = [string, string | undefined, string | undefined, string | undefined];
+  return pattern.replace(CONVERSION, (whole, ...[_body, width, letter, digitsOnly]: Groups) => {
+    if (whole === '%%') return '%';
+    // "%5" before an unknown letter or at the end loses its "%" in Slurm ("a%5" → "a5").
+    if (digitsOnly !== undefined) return digitsOnly;
+    const digits = Math.min(Number(width || 0), MAX_WIDTH);
+    const pad = (n: number | undefined): string => String(required(n, letter!)).padStart(digits, '0');
+    switch (letter) {
+      case 'A':
+        return pad(ctx.arrayJobId ?? ctx.jobId);
+      case 'a':
+        return pad(ctx.arrayTaskId ?? NO_VAL);
+      case 'J':
+        return `${pad(ctx.jobId)}.${ctx.stepId}`;
+      case 'j':
+        return pad(ctx.jobId);
+      case 's':
+        return pad(ctx.stepId);
+      case 't':
+        return pad(ctx.taskId);
+      case 'n':
+        return pad(ctx.nodeId);
+      case 'N':
+        return required(ctx.nodeName, letter);
+      case 'u':
+        return required(ctx.userName, letter);
+      default:
+        return required(ctx.jobName, 'x');
+    }
+  });
+}
+
+// A per-task conversion expanded without its value is the caller's bug.
+function required<T>(value: T | undefined, letter: string): T {
+  if (value === undefined) throw new RangeError(`expandIoPattern: no value for %${letter}`);
+  return value;
+}

@@ -1,0 +1,237 @@
+// The select facade (Slurm's src/interfaces/select.c, select_g_*): owns the one loaded select
+// plugin, fills in the documented defaults for the hooks it leaves out, checks what it
+// answers, and runs the Resource Selection API's call flow. The caller hands over the plugin's
+// functions (its module namespace will do); a hook that throws, or an answer that breaks the
+// API's invariants, becomes a PluginError naming the plugin and the hook, and the facade
+// refuses the plugin from then on.
+import { compressHostlistSorted } from '../core/hostlist.js';
+import { PluginError } from '../core/errors.js';
+import { SLURM_SUCCESS, type Rc } from '../plugin-api/common.js';
+import type {
+  Bitstr,
+  job_record_t,
+  job_resources_t,
+  node_record_t,
+  step_record_t,
+} from '../plugin-api/records.js';
+import {
+  SELECT_MODE_RUN_NOW,
+  SELECT_MODE_TEST_ONLY,
+  SELECT_MODE_WILL_RUN,
+  type SelectJobTestArgs,
+  type SelectJobTestResult,
+} from '../plugin-api/select.js';
+import { jobResourcesProblem, jobTestProblem } from './select-checks.js';
+import {
+  requiredSelectHooks,
+  selectDefaults,
+  type HookFn,
+  type SelectHook,
+  type SelectOps,
+} from './select-defaults.js';
+
+export type { SelectOps, SelectHook } from './select-defaults.js';
+
+export interface SelectOptions {
+  /** The plugin's `plugin_type` (`select/linear`), for messages. */
+  readonly pluginType: string;
+  /** The controller's state directory, for select_p_state_save/restore. Default: ''. */
+  readonly stateDir?: string;
+  /** How long `allocate` waits for select_p_job_ready to say yes. Default: 60 s. */
+  readonly readyTimeoutMs?: number;
+  /** How often it asks. Default: 100 ms. */
+  readonly readyPollMs?: number;
+}
+
+/** Node counts for select_p_job_test (job and partition limits combined); max 0: no limit. */
+export interface NodeCountArgs {
+  readonly min_nodes: number;
+  readonly max_nodes: number;
+  readonly req_nodes: number;
+}
+
+export type AllocateResult =
+  /** Started: `job` is a copy with node_bitmap, nodes and job_resrcs set. */
+  | { readonly status: 'allocated'; readonly job: job_record_t; readonly job_resources: job_resources_t }
+  /** Could run some day, not now: leave it queued. */
+  | { readonly status: 'pending'; readonly rc: Rc; readonly reason: string }
+  /** Can never run on the configured nodes: reject it with `rc`. */
+  | { readonly status: 'rejected'; readonly rc: Rc };
+
+/** Slurm's node counts for a job: `-N min[-max]`; req_nodes is the maximum when given. */
+export function nodeCountsOf(job: job_record_t): NodeCountArgs {
+  const min = Math.max(job.details.min_nodes, 1);
+  const max = job.details.max_nodes;
+  return { min_nodes: min, max_nodes: max, req_nodes: max > 0 ? Math.max(max, min) : min };
+}
+
+export class Select {
+  private nodes: readonly node_record_t[] = [];
+  private refused: PluginError | undefined;
+
+  constructor(
+    private readonly ops: SelectOps,
+    private readonly options: SelectOptions,
+  ) {
+    const missing = requiredSelectHooks.filter((hook) => typeof ops[hook] !== 'function');
+    if (missing.length > 0) {
+      throw new PluginError(options.pluginType, `missing required function(s): ${missing.join(', ')}`, {
+        code: 'ESLURM_PLUGIN_INCOMPLETE',
+      });
+    }
+  }
+
+  /** Controller start: select_p_node_init → select_p_state_restore → select_p_job_init. */
+  async init(nodes: readonly node_record_t[], jobs: readonly job_record_t[]): Promise<Rc> {
+    for (const step of [
+      () => this.nodeInit(nodes),
+      () => this.call('select_p_state_restore', this.options.stateDir ?? ''),
+      () => this.call('select_p_job_init', jobs),
+    ]) {
+      const rc = await step();
+      if (rc !== SLURM_SUCCESS) return rc;
+    }
+    return SLURM_SUCCESS;
+  }
+
+  /** select_g_node_init → select_p_node_init; the facade keeps the table for node names. */
+  async nodeInit(nodes: readonly node_record_t[]): Promise<Rc> {
+    this.nodes = nodes;
+    return this.call('select_p_node_init', nodes);
+  }
+
+  /** select_g_job_test → select_p_job_test, its answer checked against the candidates. */
+  async jobTest(args: SelectJobTestArgs): Promise<SelectJobTestResult> {
+    const candidates = args.bitmap;
+    const result = await this.call('select_p_job_test', { ...args, bitmap: candidates.copy() });
+    const problem = jobTestProblem(result, args, candidates);
+    if (problem !== undefined) this.refuse('select_p_job_test', problem);
+    return result;
+  }
+
+  /**
+   * A new job (the API page's flow): select_p_job_test in RUN_NOW on `candidates` (the nodes
+   * usable now); failing that, in TEST_ONLY on `allConfigured` to tell "never" (rejected) from
+   * "not now" (pending); then select_p_job_begin and select_p_job_ready.
+   */
+  async allocate(
+    job: job_record_t,
+    candidates: Bitstr,
+    allConfigured: Bitstr,
+    counts: NodeCountArgs = nodeCountsOf(job),
+  ): Promise<AllocateResult> {
+    const now = await this.jobTest(this.testArgs(job, candidates, counts, SELECT_MODE_RUN_NOW));
+    if (now.nodes === undefined) {
+      const ever = await this.jobTest(this.testArgs(job, allConfigured, counts, SELECT_MODE_TEST_ONLY));
+      if (ever.nodes === undefined) return { status: 'rejected', rc: ever.rc };
+      return { status: 'pending', rc: now.rc, reason: now.reason ?? 'Resources' };
+    }
+    const started: job_record_t = {
+      ...job,
+      node_bitmap: now.nodes,
+      nodes: this.hostlist(now.nodes),
+      job_resrcs: now.job_resources ?? null,
+    };
+    const rc = await this.jobBegin(started);
+    if (rc !== SLURM_SUCCESS) return { status: 'pending', rc, reason: 'Resources' };
+    await this.waitReady(started);
+    started.job_resrcs ??= wholeNodes(job, now.nodes, this.nodes);
+    return { status: 'allocated', job: started, job_resources: started.job_resrcs };
+  }
+
+  /** When and where `job` would start (select_p_job_test in WILL_RUN). */
+  async willRun(job: job_record_t, candidates: Bitstr, counts: NodeCountArgs = nodeCountsOf(job)): Promise<SelectJobTestResult> {
+    return this.jobTest(this.testArgs(job, candidates, counts, SELECT_MODE_WILL_RUN));
+  }
+
+  /** select_g_job_begin → select_p_job_begin; a job_resrcs it sets must match node_bitmap. */
+  async jobBegin(job: job_record_t): Promise<Rc> {
+    const rc = await this.call('select_p_job_begin', job);
+    if (rc === SLURM_SUCCESS && job.job_resrcs && job.node_bitmap) {
+      const problem = jobResourcesProblem(job.job_resrcs, job.node_bitmap);
+      if (problem !== undefined) this.refuse('select_p_job_begin', problem);
+    }
+    return rc;
+  }
+
+  /** select_g_job_ready → select_p_job_ready. */
+  async jobReady(job: job_record_t): Promise<boolean> {
+    return Boolean(await this.call('select_p_job_ready', job));
+  }
+
+  /** The job ends: select_g_job_fini → select_p_job_fini. */
+  async release(job: job_record_t): Promise<Rc> {
+    return this.call('select_p_job_fini', job);
+  }
+
+  /** A step ends: select_g_step_finish → select_p_step_finish. */
+  async finishStep(step: step_record_t, killingStep = false): Promise<Rc> {
+    return this.call('select_p_step_finish', step, killingStep);
+  }
+
+  /** Controller shutdown: select_g_state_save → select_p_state_save. */
+  async stateSave(): Promise<Rc> {
+    return this.call('select_p_state_save', this.options.stateDir ?? '');
+  }
+
+  /**
+   * Any select hook, by Slurm's name, with the documented default when the plugin lacks it;
+   * a throw becomes a PluginError naming the plugin and hook.
+   */
+  async call<K extends SelectHook>(hook: K, ...args: Parameters<HookFn<K>>): Promise<Awaited<ReturnType<HookFn<K>>>> {
+    if (this.refused) throw this.refused;
+    const fn = (this.ops[hook] ?? (selectDefaults as Partial<SelectOps>)[hook]) as (...a: unknown[]) => unknown;
+    try {
+      return (await fn.apply(this.ops, args)) as Awaited<ReturnType<HookFn<K>>>;
+    } catch (error) {
+      throw new PluginError(this.options.pluginType, `crashed: ${error instanceof Error ? error.message : String(error)}`, {
+        hook,
+        cause: error,
+      });
+    }
+  }
+
+  private testArgs(job: job_record_t, bitmap: Bitstr, counts: NodeCountArgs, mode: SelectJobTestArgs['mode']): SelectJobTestArgs {
+    return { job, bitmap, ...counts, mode, preemptee_candidates: null, exc_core_bitmap: null };
+  }
+
+  private async waitReady(job: job_record_t): Promise<void> {
+    const deadline = Date.now() + (this.options.readyTimeoutMs ?? 60_000);
+    while (!(await this.jobReady(job))) {
+      if (Date.now() >= deadline) {
+        throw new PluginError(this.options.pluginType, `job ${job.job_id} not ready in time`, { hook: 'select_p_job_ready' });
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.options.readyPollMs ?? 100));
+    }
+  }
+
+  private hostlist(bits: Bitstr): string {
+    const names: string[] = [];
+    for (let i = bits.nextSet(0); i >= 0; i = bits.nextSet(i + 1)) names.push(this.nodes[i]?.name ?? String(i));
+    return names.length === 0 ? '' : compressHostlistSorted(names);
+  }
+
+  private refuse(hook: SelectHook, problem: string): never {
+    this.refused = new PluginError(this.options.pluginType, `broke the select API: ${problem}`, {
+      hook,
+      code: 'ESLURM_PLUGIN_INVALID',
+    });
+    throw this.refused;
+  }
+}
+
+// The default allocation record when a plugin gives none: whole nodes, the memory asked for.
+function wholeNodes(job: job_record_t, nodes: Bitstr, table: readonly node_record_t[]): job_resources_t {
+  const picked = table.filter((node) => nodes.test(node.index));
+  const cpus = picked.map((node) => node.cpus);
+  const d = job.details;
+  return {
+    nhosts: picked.length,
+    node_bitmap: nodes.copy(),
+    ncpus: cpus.reduce((a, b) => a + b, 0),
+    cpus,
+    memory_allocated: picked.map((node) => d.pn_min_memory || d.mem_per_cpu * node.cpus),
+    gres_allocated: picked.map(() => job.gres_list.map((g) => ({ ...g }))),
+    whole_node: true,
+  };
+}

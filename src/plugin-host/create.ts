@@ -1,0 +1,18 @@
+// The registry a command or daemon uses, built from the cluster config and the environment.
+import type { Logger } from '../core/log.js';
+import type { ClusterConfig } from '../config/types.js';
+import { PluginRegistry } from './registry.js';
+import { pluginSearchPath, type SearchDir } from './search-path.js';
+import { pluginTimeouts } from './timeout.js';
+
+export function searchPathFor(config: ClusterConfig, env: NodeJS.ProcessEnv = process.env): SearchDir[] {
+  return pluginSearchPath({ pluginDirs: config.plugins.pluginDirs, env });
+}
+
+export function createPluginRegistry(config: ClusterConfig, log: Logger, env: NodeJS.ProcessEnv = process.env): PluginRegistry {
+  const { initMs, hookMs } = pluginTimeouts(env);
+  return new PluginRegistry(
+    { searchPath: searchPathFor(config, env), log, clusterName: config.clusterName, options: config.options, initTimeoutMs: initMs },
+    hookMs,
+  );
+}

@@ -1,0 +1,125 @@
+// One node's share of a step, as slurmstepd runs it (DESIGN.md §3 step 5): the mpi prefork
+// hook once, then per task its env, the mpi task hook and the real process. The same code
+// serves embedded mode (called in-process by tsrun) and tsstepd (called on a request).
+import type { Writable } from 'node:stream';
+import type { MpiFacade } from '../interfaces/mpi.js';
+import type { MpiStepInfo, MpiStepLayout, MpiTaskInfo } from '../plugin-api/mpi.js';
+import type { NodeLaunchSpec } from './launch-spec.js';
+import { nodeEnv, taskEnv } from './task-env.js';
+import { stepEnvOver } from './step-env.js';
+import { signalTaskGroup, spawnTask, type SpawnedTask, type TaskOutcome } from './spawn-task.js';
+import { compressHostlist } from '../core/hostlist.js';
+import { execFailure, type TaskExit } from '../core/exit-status.js';
+
+/** Where a node's task output and daemon messages go (tsrun in embedded mode, a socket otherwise). */
+export interface NodeIoSink {
+  stdout(taskId: number, chunk: Buffer): void;
+  stderr(taskId: number, chunk: Buffer): void;
+  /** A message of the step daemon itself, e.g. `tsstepd-node1: error: execve(): ...`. */
+  daemonError(line: string): void;
+  /** A task's process ended (its output may still be draining). */
+  taskExited?(exit: TaskExit): void;
+}
+
+export type { TaskExit };
+
+export interface NodeStep {
+  /** The stdin of a task on this node, when it reads tsrun's stdin. */
+  stdin(taskId: number): Writable | undefined;
+  /** Signal every task's process group on this node. */
+  signal(signal: NodeJS.Signals): void;
+  /** Resolves when every task ended, the leftovers of their groups were killed and their output drained. */
+  done: Promise<TaskExit[]>;
+}
+
+export async function launchNode(spec: NodeLaunchSpec, mpi: MpiFacade, sink: NodeIoSink): Promise<NodeStep> {
+  const { step, nodeId } = spec;
+  const nodeName = step.nodeNames[nodeId]!;
+  const tids = step.tids[nodeId] ?? [];
+  const layout: MpiStepLayout = {
+    node_cnt: step.nodeNames.length,
+    node_list: compressHostlist(step.nodeNames),
+    node_names: step.nodeNames,
+    task_cnt: step.ntasks,
+    tasks: step.tasksPerNode,
+    tids: step.tids,
+  };
+  const stepDone = new AbortController();
+  const abortStep = (message: string): void => sink.daemonError(`tsstepd-${nodeName}: error: ${message}`);
+
+  const env = nodeEnv(spec);
+  const stepInfo: MpiStepInfo = {
+    jobid: step.jobId,
+    stepid: step.stepId,
+    nnodes: step.nodeNames.length,
+    ntasks: step.ntasks,
+    nodeid: nodeId,
+    node_name: nodeName,
+    ltasks: tids.length,
+    gtids: tids,
+    step_layout: layout,
+    step_done: stepDone.signal,
+    abort_step: abortStep,
+  };
+  await mpi.stepdPrefork(stepInfo, stepEnvOver(env));
+
+  const tasks: Array<{ taskId: number; spawned: SpawnedTask }> = [];
+  for (const [localId, taskId] of tids.entries()) {
+    const envForTask = taskEnv(env, taskId, localId);
+    const taskInfo: MpiTaskInfo = {
+      jobid: step.jobId,
+      stepid: step.stepId,
+      nnodes: step.nodeNames.length,
+      nodeid: nodeId,
+      node_name: nodeName,
+      ntasks: step.ntasks,
+      ltasks: tids.length,
+      gtaskid: taskId,
+      ltaskid: localId,
+    };
+    const launch = await mpi.stepdTask(taskInfo, stepEnvOver(envForTask));
+    const spawned = spawnTask(spec.argv[localId] ?? spec.argv[0]!, envForTask, spec.cwd, launch?.fds ?? []);
+    spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));
+    spawned.child.stderr?.on('data', (chunk: Buffer) => sink.stderr(taskId, chunk));
+    spawned.child.stdin?.on('error', () => {}); // a task that exits without reading its stdin is not an error
+    if (!readsStdin(spec.stdin, taskId)) spawned.child.stdin?.end();
+    tasks.push({ taskId, spawned });
+  }
+
+  const done = (async (): Promise<TaskExit[]> => {
+    const exits = await Promise.all(
+      tasks.map(async ({ taskId, spawned }, i) => {
+        const exit = toTaskExit(taskId, nodeName, await spawned.exit, spec.argv[i] ?? spec.argv[0]!, sink);
+        sink.taskExited?.(exit);
+        return exit;
+      }),
+    );
+    // The step ends only when its processes are gone: what the tasks left running in their
+    // process groups is killed now, as slurmstepd kills the step's container.
+    for (const { spawned } of tasks) signalTaskGroup(spawned.child, 'SIGKILL');
+    await Promise.all(tasks.map((t) => t.spawned.closed));
+    stepDone.abort();
+    return exits;
+  })();
+
+  return {
+    stdin: (taskId) => (readsStdin(spec.stdin, taskId) ? (tasks.find((t) => t.taskId === taskId)?.spawned.child.stdin ?? undefined) : undefined),
+    signal: (signal) => {
+      for (const { spawned } of tasks) signalTaskGroup(spawned.child, signal);
+    },
+    done,
+  };
+}
+
+function readsStdin(mode: NodeLaunchSpec['stdin'], taskId: number): boolean {
+  return mode === 'all' || mode === taskId;
+}
+
+function toTaskExit(taskId: number, nodeName: string, outcome: TaskOutcome, argv: readonly string[], sink: NodeIoSink): TaskExit {
+  if (outcome.kind === 'exited') return { taskId, nodeName, exitCode: outcome.code, signal: null };
+  if (outcome.kind === 'signaled') return { taskId, nodeName, exitCode: null, signal: outcome.signal };
+  // slurmstepd's forked child reports the failed execve and exits with its errno.
+  const failure = execFailure(argv[0]!, outcome.errno);
+  sink.daemonError(`tsstepd-${nodeName}: ${failure.message}`);
+  return { taskId, nodeName, exitCode: failure.exitCode, signal: null };
+}

@@ -1,0 +1,50 @@
+// What a step daemon needs to launch one node's share of a step. Plain data (no functions),
+// so the same object can be handed over in-process (embedded mode) or sent to a tsstepd.
+
+export interface StepFacts {
+  jobId: number;
+  stepId: number;
+  jobName: string;
+  partition: string;
+  clusterName: string;
+  /** Every node of the step, in node-id order, and the tasks on each. */
+  nodeNames: string[];
+  tasksPerNode: number[];
+  tids: number[][];
+  ntasks: number;
+  /** The job's nodes (a step may use fewer) and CPUs per node, compressed as Slurm prints them. */
+  jobNodelist: string;
+  jobCpusPerNode: string;
+  jobNumNodes: number;
+  /** -c when given (Slurm sets SLURM_CPUS_PER_TASK only then). */
+  cpusPerTask: number | undefined;
+  /** -m when given (Slurm sets SLURM_DISTRIBUTION only then). */
+  distribution: string | undefined;
+  mpiType: string;
+  submitDir: string;
+  submitHost: string;
+  launchNodeAddr: string;
+  umask: string;
+  label: boolean;
+  /** Minutes, or INFINITE. */
+  timeLimit: number;
+}
+
+export interface NodeLaunchSpec {
+  step: StepFacts;
+  /** This node's position in `step.nodeNames`. */
+  nodeId: number;
+  /** CPUs this job holds on this node (SLURM_CPUS_ON_NODE). */
+  cpusOnNode: number;
+  /** GPU indices allocated on this node, for CUDA_VISIBLE_DEVICES (empty: variable not set). */
+  gpus: number[];
+  /** The program of each task on this node, in local-id order (they differ only with --multi-prog). */
+  argv: string[][];
+  cwd: string;
+  /** The environment every task starts from (tsrun's, after --export and the mpi client hook). */
+  env: string[];
+  /** Which tasks read tsrun's stdin. */
+  stdin: 'all' | 'none' | number;
+  /** SIGTERM, then SIGKILL after this many seconds (Slurm's KillWait). */
+  killWaitSeconds: number;
+}

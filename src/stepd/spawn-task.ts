@@ -1,0 +1,62 @@
+// Starting one task as a real process. Each task leads its own process group (detached →
+// setsid), so a signal to the group reaches everything it started, and tsrun's own Ctrl-C is
+// not delivered to it behind our back: the step daemon decides what the tasks get.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Stream } from 'node:stream';
+import { envArrayToObject } from '../core/env-array.js';
+
+export interface SpawnedTask {
+  child: ChildProcess;
+  /** Resolves once the task's own process has ended: exit code or signal, or the exec failure. */
+  exit: Promise<TaskOutcome>;
+  /** Resolves once its stdout and stderr are closed (a daemonised child may hold them open). */
+  closed: Promise<void>;
+}
+
+export type TaskOutcome =
+  | { kind: 'exited'; code: number }
+  | { kind: 'signaled'; signal: NodeJS.Signals }
+  | { kind: 'exec-failed'; errno: string; message: string };
+
+export function spawnTask(
+  argv: readonly string[],
+  env: readonly string[],
+  cwd: string,
+  extraFds: readonly (number | Stream)[] = [],
+): SpawnedTask {
+  const [file, ...args] = argv;
+  const child = spawn(file!, args, {
+    cwd,
+    env: envArrayToObject(env),
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe', ...extraFds],
+  });
+  const exit = new Promise<TaskOutcome>((resolve) => {
+    // spawn errors (ENOENT, EACCES) arrive instead of a process, and no 'exit' follows them.
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      resolve({ kind: 'exec-failed', errno: error.code ?? 'EIO', message: error.message });
+    });
+    child.once('exit', (code, signal) => {
+      resolve(signal ? { kind: 'signaled', signal } : { kind: 'exited', code: code ?? 0 });
+    });
+  });
+  const closed = new Promise<void>((resolve) => {
+    child.once('close', () => resolve());
+    child.once('error', () => resolve());
+  });
+  return { child, exit, closed };
+}
+
+/** Sends a signal to the task's whole process group; a group already gone is not an error. */
+export function signalTaskGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}

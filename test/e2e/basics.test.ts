@@ -1,0 +1,48 @@
+// Every bin as a user first meets it: --version, --help with examples, and errors in one line.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { repoRoot, runBin } from '../helpers/run-bin.js';
+
+const version = (JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')) as { version: string }).version;
+const bins = ['tsrun', 'tsbatch', 'tscontrol', 'tsqueue', 'tsinfo', 'tscancel', 'tsctld', 'tsstepd'];
+
+describe.each(bins)('%s', (bin) => {
+  it('prints its version', async () => {
+    const r = await runBin(bin, ['--version']);
+    expect(r).toEqual({ exitCode: 0, stdout: `tslurm ${version}\n`, stderr: '' });
+  });
+
+  it('has --help on stdout', async () => {
+    const r = await runBin(bin, ['--help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`Usage: ${bin}`);
+    expect(r.stderr).toBe('');
+  });
+
+});
+
+describe.each(['tsrun', 'tscontrol'])('%s', (bin) => {
+  it('refuses an unknown option in one line, without a stack', async () => {
+    const r = await runBin(bin, ['--no-such-option']);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).toBe(`${bin}: error: unrecognized option '--no-such-option'\n`);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('help', () => {
+  it('shows examples', async () => {
+    for (const bin of ['tsrun', 'tscontrol']) {
+      const r = await runBin(bin, ['--help']);
+      expect(r.stdout).toMatch(/Examples:\n {2}\$ ts/);
+    }
+  });
+});
+
+describe('commands of a later release', () => {
+  it('say so plainly and fail', async () => {
+    const r = await runBin('tsbatch', ['job.sh']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(`tsbatch: error: tsbatch is not available in tslurm ${version} yet; see "Status" in the README\n`);
+  });
+});

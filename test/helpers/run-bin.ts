@@ -1,0 +1,45 @@
+// Spawns a built bin the way a user runs it: no colour, a private state dir, reject: false,
+// so every test asserts on the exit code, stdout and stderr it really got.
+import { execa } from 'execa';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function fixture(...parts: string[]): string {
+  return path.join(repoRoot, 'fixtures', ...parts);
+}
+
+export interface BinResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  input?: string;
+  timeout?: number;
+}
+
+export async function runBin(bin: string, args: readonly string[], options: RunOptions = {}): Promise<BinResult> {
+  const result = await execa(process.execPath, [path.join(repoRoot, 'bin', `${bin}.js`), ...args], {
+    reject: false,
+    cwd: options.cwd ?? repoRoot,
+    input: options.input ?? '',
+    timeout: options.timeout ?? 30_000,
+    stripFinalNewline: false,
+    env: {
+      NO_COLOR: '1',
+      TSLURM_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'tslurm-test-')),
+      TSLURM_CONF: undefined,
+      TSLURM_PLUGIN_DIR: undefined,
+      TSLURM_DEBUG: undefined,
+      ...options.env,
+    },
+  });
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
