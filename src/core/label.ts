@@ -18,7 +18,7 @@ export function labelPrefix(taskId: number, ntasks: number): string {
   return `${String(taskId).padStart(labelWidth(ntasks))}: `;
 }
 
-/** One message as srun writes it: every line labelled, and a last partial line ended with "\n". */
+/** One message as srun writes it: every line labelled, and (when labelled) a last partial line ended with "\n". */
 export function labelMessage(message: Buffer, prefix: string): Buffer {
   const parts: Buffer[] = [];
   const label = Buffer.from(prefix);
@@ -26,7 +26,9 @@ export function labelMessage(message: Buffer, prefix: string): Buffer {
     const newline = message.indexOf(NEWLINE, start);
     const end = newline < 0 ? message.length : newline + 1;
     parts.push(label, message.subarray(start, end));
-    if (newline < 0) parts.push(Buffer.from('\n'));
+    // A labelled partial line is ended so the next label starts a line; unlabelled output
+    // passes through byte for byte.
+    if (newline < 0 && prefix !== '') parts.push(Buffer.from('\n'));
     start = end;
   }
   return Buffer.concat(parts);

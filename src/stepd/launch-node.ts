@@ -1,6 +1,7 @@
 // One node's share of a step, as slurmstepd runs it (DESIGN.md §3 step 5): the mpi prefork
 // hook once, then per task its env, the mpi task hook and the real process. The same code
 // serves embedded mode (called in-process by tsrun) and tsstepd (called on a request).
+import { createReadStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { MpiFacade } from '../interfaces/mpi.js';
 import type { MpiStepInfo, MpiStepLayout, MpiTaskInfo } from '../plugin-api/mpi.js';
@@ -82,7 +83,10 @@ export async function launchNode(spec: NodeLaunchSpec, mpi: MpiFacade, sink: Nod
     spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));
     spawned.child.stderr?.on('data', (chunk: Buffer) => sink.stderr(taskId, chunk));
     spawned.child.stdin?.on('error', () => {}); // a task that exits without reading its stdin is not an error
-    if (!readsStdin(spec.stdin, taskId)) spawned.child.stdin?.end();
+    const stdinFile = typeof spec.stdin === 'object' ? spec.stdin.files[localId] : undefined;
+    if (stdinFile !== undefined && spawned.child.stdin) {
+      createReadStream(stdinFile).on('error', () => spawned.child.stdin?.end()).pipe(spawned.child.stdin);
+    } else if (!readsStdin(spec.stdin, taskId)) spawned.child.stdin?.end();
     tasks.push({ taskId, spawned });
   }
 

@@ -43,8 +43,8 @@ export interface NodeLaunchSpec {
   cwd: string;
   /** The environment every task starts from (tsrun's, after --export and the mpi client hook). */
   env: string[];
-  /** Which tasks read tsrun's stdin. */
-  stdin: 'all' | 'none' | number;
+  /** Which tasks read tsrun's stdin, or the file each task of this node reads (local-id order). */
+  stdin: 'all' | 'none' | number | { files: string[] };
   /** SIGTERM, then SIGKILL after this many seconds (Slurm's KillWait). */
   killWaitSeconds: number;
 }

@@ -1,6 +1,7 @@
 // A tsrun request as the controller's job record (job_record_t with job_details_t), the
 // form the select plugin reads. Node lists are resolved against the node table here, so an
 // unknown node is refused with Slurm's "Invalid node name specified" before anything runs.
+import path from 'node:path';
 import { INFINITE } from '../../core/slurm-constants.js';
 import { buildGresRequest } from '../../ctld/gres-request.js';
 import type { NodeTable } from '../../ctld/node-table.js';
@@ -20,7 +21,8 @@ export function jobRecordFor(
   const numTasks = req.ntasks ?? (req.ntasksPerNode ?? 1) * Math.max(minNodes, 1);
   return {
     job_id: jobId,
-    name: req.jobName ?? req.command[0] ?? 'tsrun',
+    // srun's default job name is the program's base name (observed: `srun /usr/bin/env` → env).
+    name: req.jobName ?? path.basename(req.command[0] ?? 'tsrun'),
     user_id: process.getuid?.() ?? 0,
     group_id: process.getgid?.() ?? 0,
     partition: partition.name,

@@ -11,6 +11,7 @@ import type { StepAllocation } from './allocation-source.js';
 import { readMultiProg } from './multi-prog.js';
 import type { StepRequest } from './request.js';
 import { forwardStdin, StepOutput } from './step-io.js';
+import { IoRouting, type StdinPlan } from './io-routing.js';
 import { watchStep } from './step-watch.js';
 
 export interface LaunchContext {
@@ -26,12 +27,13 @@ export interface LaunchContext {
 export async function launchStep(ctx: LaunchContext): Promise<number> {
   const { req, alloc, layout, facts, log } = ctx;
   const stepId = `${facts.jobId}.${facts.stepId}`;
+  const io = new IoRouting(facts, layout, req.chdir ?? process.cwd(), { output: req.output, error: req.error });
+  const stdinPlan = io.stdinPlan(req.input);
   const output = new StepOutput({
     ntasks: facts.ntasks,
     label: req.label,
     unbuffered: req.unbuffered,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    destination: (stream, taskId) => io.destination(stream, taskId),
   });
   const running = new Set<number>(layout.nodeOfTask.keys());
   const exits: TaskExit[] = [];
@@ -52,10 +54,9 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
     watch.taskExited(exit);
   };
 
-  const stdinMode = stdinModeOf(req.input);
   try {
     const argvs = req.multiProg ? readMultiProg(req.command[0]!, facts.ntasks) : undefined;
-    const specs = layout.nodes.map((_, nodeId) => nodeSpec(ctx, nodeId, argvs, stdinMode));
+    const specs = layout.nodes.map((_, nodeId) => nodeSpec(ctx, nodeId, argvs, stdinPlan));
     const launched = await Promise.allSettled(specs.map((spec) => launchNode(spec, ctx.mpi, sink)));
     for (const result of launched) if (result.status === 'fulfilled') nodes.push(result.value);
     const failed = launched.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -73,6 +74,7 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
   } finally {
     watch.stop();
     output.flush();
+    await io.close();
   }
   const folded = foldTaskExits(exits, { stepId, killOnBadExit: req.killOnBadExit, cancelled: watch.cancelledByUser });
   // srun's own lines: "error: ..." ones through error(), the rest ("Force Terminated ...") as info.
@@ -83,7 +85,7 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
   return folded.exitCode;
 }
 
-function nodeSpec(ctx: LaunchContext, nodeId: number, argvs: string[][] | undefined, stdin: NodeLaunchSpec['stdin']): NodeLaunchSpec {
+function nodeSpec(ctx: LaunchContext, nodeId: number, argvs: string[][] | undefined, stdinPlan: StdinPlan): NodeLaunchSpec {
   const { req, alloc, layout, facts, env } = ctx;
   const name = layout.nodes[nodeId]!;
   const allocIndex = alloc.nodeNames.indexOf(name);
@@ -96,17 +98,9 @@ function nodeSpec(ctx: LaunchContext, nodeId: number, argvs: string[][] | undefi
     argv: argvs ? tids.map((t) => argvs[t]!) : [req.command],
     cwd: req.chdir ?? process.cwd(),
     env,
-    stdin,
+    stdin: typeof stdinPlan === 'object' ? { files: tids.map((t) => stdinPlan.files[t]!) } : stdinPlan,
     killWaitSeconds: killWaitSeconds(),
   };
-}
-
-/** -i: `all` (the default), `none`, or one task's number. */
-function stdinModeOf(input: string | undefined): NodeLaunchSpec['stdin'] {
-  if (input === undefined || input === 'all') return 'all';
-  if (input === 'none') return 'none';
-  if (/^\d+$/.test(input)) return Number.parseInt(input, 10);
-  return 'none';
 }
 
 export function killWaitSeconds(): number {

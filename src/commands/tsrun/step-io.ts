@@ -2,32 +2,47 @@
 // (line by line, with --label prefixes) by default, and tsrun's stdin to the tasks that read it.
 import type { Writable } from 'node:stream';
 import type { NodeIoSink } from '../../stepd/launch-node.js';
-import { TaskLineWriter } from './line-writer.js';
+import { labelPrefix, TaskOutputLabeller } from '../../core/label.js';
 
 export interface StepIoOptions {
   ntasks: number;
   label: boolean;
   unbuffered: boolean;
-  stdout: Writable;
-  stderr: Writable;
+  /** Where a task's stdout/stderr goes (see IoRouting); null: thrown away. */
+  destination(stream: 'out' | 'err', taskId: number): Writable | null;
 }
 
-/** srun's --label prefix: the task id right-aligned to the width of the largest id. */
-export function labelPrefix(taskId: number, ntasks: number): string {
-  return `${String(taskId).padStart(String(Math.max(ntasks - 1, 0)).length)}: `;
+/** One task stream's labeller and where its output goes. */
+class TaskStream {
+  constructor(
+    private readonly labeller: TaskOutputLabeller,
+    private readonly out: Writable | null,
+  ) {}
+
+  write(chunk: Buffer): void {
+    if (!this.out) return;
+    const data = this.labeller.write(chunk);
+    if (data.length > 0) this.out.write(data);
+  }
+
+  flush(): void {
+    if (!this.out) return;
+    const data = this.labeller.end();
+    if (data.length > 0) this.out.write(data);
+  }
 }
 
 export class StepOutput {
-  private readonly out = new Map<number, TaskLineWriter>();
-  private readonly err = new Map<number, TaskLineWriter>();
+  private readonly out = new Map<number, TaskStream>();
+  private readonly err = new Map<number, TaskStream>();
 
   constructor(private readonly options: StepIoOptions) {}
 
   /** The sink a node's step daemon writes into. */
   sink(daemonMessages: Writable): NodeIoSink {
     return {
-      stdout: (taskId, chunk) => this.writer(this.out, this.options.stdout, taskId).write(chunk),
-      stderr: (taskId, chunk) => this.writer(this.err, this.options.stderr, taskId).write(chunk),
+      stdout: (taskId, chunk) => this.writer(this.out, 'out', taskId).write(chunk),
+      stderr: (taskId, chunk) => this.writer(this.err, 'err', taskId).write(chunk),
       daemonError: (line) => daemonMessages.write(`${line}\n`),
     };
   }
@@ -37,11 +52,12 @@ export class StepOutput {
     for (const writer of [...this.out.values(), ...this.err.values()]) writer.flush();
   }
 
-  private writer(map: Map<number, TaskLineWriter>, stream: Writable, taskId: number): TaskLineWriter {
+  private writer(map: Map<number, TaskStream>, stream: 'out' | 'err', taskId: number): TaskStream {
     let writer = map.get(taskId);
     if (!writer) {
       const prefix = this.options.label ? labelPrefix(taskId, this.options.ntasks) : '';
-      writer = new TaskLineWriter(stream, prefix, this.options.unbuffered);
+      const labeller = new TaskOutputLabeller(prefix, this.options.unbuffered);
+      writer = new TaskStream(labeller, this.options.destination(stream, taskId));
       map.set(taskId, writer);
     }
     return writer;

@@ -1,0 +1,87 @@
+// Where each task's stdout and stderr go and what its stdin is, from -o/-e/-i as srun reads
+// them: the terminal (all), nothing (none), one task only (a number), or files named by a
+// pattern — one file shared by the step, or one per task when the pattern names %t/%n/%N/%u.
+// Without -e, stderr follows -o, as srun does.
+import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import { UserError } from '../../core/errors.js';
+import { classifyIoOption, expandIoPattern, type IoOption, type IoPatternContext } from '../../core/io-pattern.js';
+import type { StepLayout } from '../../core/step-layout.js';
+import type { StepFacts } from '../../stepd/launch-spec.js';
+
+export type StdinPlan = 'all' | 'none' | number | { files: string[] };
+
+export class IoRouting {
+  private readonly files = new Map<string, WriteStream>();
+  private readonly out: IoOption;
+  private readonly err: IoOption;
+
+  constructor(
+    private readonly facts: StepFacts,
+    private readonly layout: StepLayout,
+    private readonly cwd: string,
+    options: { output?: string; error?: string },
+  ) {
+    this.out = classifyIoOption(options.output, facts.ntasks);
+    this.err = options.error === undefined ? this.out : classifyIoOption(options.error, facts.ntasks);
+  }
+
+  /** Where task `taskId` writes stdout (`out`) or stderr (`err`); null: thrown away. */
+  destination(stream: 'out' | 'err', taskId: number): Writable | null {
+    const option = stream === 'out' ? this.out : this.err;
+    const terminal = stream === 'out' ? process.stdout : process.stderr;
+    switch (option.kind) {
+      case 'all':
+        return terminal;
+      case 'none':
+        return null;
+      case 'task':
+        return option.taskId === taskId ? terminal : null;
+      case 'file':
+        return this.file(this.expand(option.pattern, taskId));
+    }
+  }
+
+  /** Closes the output files once everything is written to them. */
+  async close(): Promise<void> {
+    await Promise.all([...this.files.values()].map((f) => new Promise<void>((resolve) => f.end(resolve))));
+  }
+
+  private file(name: string): WriteStream {
+    let stream = this.files.get(name);
+    if (!stream) {
+      stream = createWriteStream(name);
+      // An unwritable output file is the user's problem to see, not a crash.
+      stream.on('error', (error) => process.stderr.write(`tsrun: error: ${name}: ${error.message}\n`));
+      this.files.set(name, stream);
+    }
+    return stream;
+  }
+
+  private expand(pattern: string, taskId: number): string {
+    const nodeId = this.layout.nodeOfTask[taskId] ?? 0;
+    const ctx: IoPatternContext = {
+      jobId: this.facts.jobId,
+      stepId: this.facts.stepId,
+      taskId,
+      nodeId,
+      nodeName: this.layout.nodes[nodeId],
+      userName: os.userInfo().username,
+      jobName: process.env.SLURM_JOB_NAME ?? this.facts.jobName,
+    };
+    return path.resolve(this.cwd, expandIoPattern(pattern, ctx));
+  }
+
+  /** -i: which tasks read tsrun's stdin, or the file each task reads (checked before launch). */
+  stdinPlan(input: string | undefined): StdinPlan {
+    const option = classifyIoOption(input, this.facts.ntasks);
+    if (option.kind === 'all' || option.kind === 'none') return option.kind;
+    if (option.kind === 'task') return option.taskId;
+    const files = this.layout.nodeOfTask.map((_, taskId) => this.expand(option.pattern, taskId));
+    // srun checks before launching (observed: "Could not open stdin file: No such file or directory").
+    if (files.some((f) => !existsSync(f))) throw new UserError('Could not open stdin file: No such file or directory');
+    return { files };
+  }
+}
