@@ -17,6 +17,7 @@ const entryPoints = {
   'cli/run-cli': src('src/cli/run-cli.ts'),
   'plugin-api/index': src('src/plugin-api/index.ts'),
   index: src('src/index.ts'),
+  'stepd/reaper': src('src/stepd/reaper-main.ts'),
 };
 for (const dir of readdirSync(src('src/commands'))) {
   entryPoints[`commands/${dir}`] = src(`src/commands/${dir}/index.ts`);

@@ -19,5 +19,6 @@ export { parseTimeToMinutes, parseTimeToSeconds, formatSlurmTime, secsToTimeStr,
 export { parseMemoryMB, formatMemSuffix, formatMemoryMB } from './core/memory-size.js';
 export { compressCounts, expandCounts } from './core/tasks-per-node.js';
 export { INFINITE, NO_VAL } from './core/slurm-constants.js';
-export { parseClusterYaml, loadCluster } from './config/load.js';
+export { loadCluster } from './config/load.js';
+export { parseClusterYaml } from './config/parse.js';
 export type { ClusterConfig, NodeConfig, PartitionConfig } from './config/types.js';

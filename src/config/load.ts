@@ -5,10 +5,8 @@ import { resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { slurm_strerror } from '../core/errno.js';
 import { defaultCluster } from './defaults.js';
-import { parseClusterYaml } from './parse.js';
 import type { ClusterConfig } from './types.js';
 
-export { parseClusterYaml } from './parse.js';
 
 export interface LoadOptions {
   /** --cluster FILE. */
@@ -30,7 +28,9 @@ export async function loadCluster(opts: LoadOptions = {}): Promise<ClusterConfig
   } catch (error) {
     throw new UserError(`${file}: cannot read cluster file: ${osReason(error)}`, { cause: error });
   }
-  return parseClusterYaml(text, file, { cwd });
+  // The YAML parser loads only when a file is given (the built-in default needs none).
+  const { parseClusterYaml: parse } = await import('./parse.js');
+  return parse(text, file, { cwd });
 }
 
 // "No such file or directory", as the C library words it (Node's own text is lower case

@@ -18,6 +18,8 @@ export interface NodeIoSink {
   stderr(taskId: number, chunk: Buffer): void;
   /** A message of the step daemon itself, e.g. `tsstepd-node1: error: execve(): ...`. */
   daemonError(line: string): void;
+  /** A task's process started; it leads its own process group (pgid = pid). */
+  taskStarted?(pid: number): void;
   /** A task's process ended (its output may still be draining). */
   taskExited?(exit: TaskExit): void;
 }
@@ -79,7 +81,9 @@ export async function launchNode(spec: NodeLaunchSpec, mpi: MpiFacade, sink: Nod
       ltaskid: localId,
     };
     const launch = await mpi.stepdTask(taskInfo, stepEnvOver(envForTask));
-    const spawned = spawnTask(spec.argv[localId] ?? spec.argv[0]!, envForTask, spec.cwd, launch?.fds ?? []);
+    const stdinKind = spec.stdin === 'none' ? 'ignore' : 'pipe';
+    const spawned = spawnTask(spec.argv[localId] ?? spec.argv[0]!, envForTask, spec.cwd, launch?.fds ?? [], stdinKind);
+    if (spawned.child.pid !== undefined) sink.taskStarted?.(spawned.child.pid);
     spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));
     spawned.child.stderr?.on('data', (chunk: Buffer) => sink.stderr(taskId, chunk));
     spawned.child.stdin?.on('error', () => {}); // a task that exits without reading its stdin is not an error

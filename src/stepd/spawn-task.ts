@@ -23,13 +23,14 @@ export function spawnTask(
   env: readonly string[],
   cwd: string,
   extraFds: readonly (number | Stream)[] = [],
+  stdin: 'pipe' | 'ignore' = 'pipe',
 ): SpawnedTask {
   const [file, ...args] = argv;
   const child = spawn(file!, args, {
     cwd,
     env: envArrayToObject(env),
     detached: true,
-    stdio: ['pipe', 'pipe', 'pipe', ...extraFds],
+    stdio: [stdin, 'pipe', 'pipe', ...extraFds],
   });
   const exit = new Promise<TaskOutcome>((resolve) => {
     // spawn errors (ENOENT, EACCES) arrive instead of a process, and no 'exit' follows them.

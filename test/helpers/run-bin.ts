@@ -43,3 +43,21 @@ export async function runBin(bin: string, args: readonly string[], options: RunO
   });
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
+
+/** Starts a bin without waiting for it, for tests that signal it while it runs. */
+export function startBin(bin: string, args: readonly string[], options: RunOptions = {}) {
+  return execa(process.execPath, [path.join(repoRoot, 'bin', `${bin}.js`), ...args], {
+    reject: false,
+    cwd: options.cwd ?? repoRoot,
+    stdin: 'ignore',
+    timeout: options.timeout ?? 30_000,
+    stripFinalNewline: false,
+    env: {
+      NO_COLOR: '1',
+      TSLURM_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'tslurm-test-')),
+      TSLURM_CONF: undefined,
+      TSLURM_PLUGIN_DIR: undefined,
+      ...options.env,
+    },
+  });
+}

@@ -10,6 +10,7 @@ import { UserError } from '../../core/errors.js';
 import { classifyIoOption, expandIoPattern, type IoOption, type IoPatternContext } from '../../core/io-pattern.js';
 import type { StepLayout } from '../../core/step-layout.js';
 import type { StepFacts } from '../../stepd/launch-spec.js';
+import { stdinIsNull } from './stdin-source.js';
 
 export type StdinPlan = 'all' | 'none' | number | { files: string[] };
 
@@ -77,7 +78,8 @@ export class IoRouting {
   /** -i: which tasks read tsrun's stdin, or the file each task reads (checked before launch). */
   stdinPlan(input: string | undefined): StdinPlan {
     const option = classifyIoOption(input, this.facts.ntasks);
-    if (option.kind === 'all' || option.kind === 'none') return option.kind;
+    if (option.kind === 'none' || (option.kind !== 'file' && stdinIsNull())) return 'none';
+    if (option.kind === 'all') return option.kind;
     if (option.kind === 'task') return option.taskId;
     const files = this.layout.nodeOfTask.map((_, taskId) => this.expand(option.pattern, taskId));
     // srun checks before launching (observed: "Could not open stdin file: No such file or directory").

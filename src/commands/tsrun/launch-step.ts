@@ -6,6 +6,7 @@ import type { Logger } from '../../core/log.js';
 import type { StepLayout } from '../../core/step-layout.js';
 import type { MpiFacade } from '../../interfaces/mpi.js';
 import { launchNode, type NodeStep } from '../../stepd/launch-node.js';
+import { startReaper } from '../../stepd/reaper.js';
 import type { NodeLaunchSpec, StepFacts } from '../../stepd/launch-spec.js';
 import type { StepAllocation } from './allocation-source.js';
 import { readMultiProg } from './multi-prog.js';
@@ -47,7 +48,9 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
     running: () => [...running],
     signalAll: (signal) => nodes.forEach((node) => node.signal(signal)),
   });
+  const reaper = startReaper(killWaitSeconds());
   const sink = output.sink(process.stderr);
+  sink.taskStarted = (pid) => reaper.track(pid);
   sink.taskExited = (exit) => {
     running.delete(exit.taskId);
     exits.push(exit);
@@ -73,6 +76,7 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
     stopStdin();
   } finally {
     watch.stop();
+    reaper.done();
     output.flush();
     await io.close();
   }

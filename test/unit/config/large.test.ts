@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseClusterYaml } from '../../../src/config/load.js';
+import { parseClusterYaml } from '../../../src/config/parse.js';
 import { CLUSTERS } from './helpers.js';
 
 describe('large.yaml', () => {

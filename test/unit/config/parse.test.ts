@@ -2,7 +2,7 @@
 // exact wording and position of problems the fixtures do not cover.
 import { describe, expect, it } from 'vitest';
 import { INFINITE } from '../../../src/core/slurm-constants.js';
-import { parseClusterYaml } from '../../../src/config/load.js';
+import { parseClusterYaml } from '../../../src/config/parse.js';
 import { problems } from './helpers.js';
 
 const HEAD = 'cluster: demo\n';

@@ -1,6 +1,6 @@
 // State directory: TSLURM_STATE_DIR > control.state_dir > $XDG_STATE_HOME/tslurm/<cluster>.
 import { describe, expect, it } from 'vitest';
-import { parseClusterYaml } from '../../../src/config/load.js';
+import { parseClusterYaml } from '../../../src/config/parse.js';
 import { defaultCluster } from '../../../src/config/defaults.js';
 import { resolveStateDir } from '../../../src/config/state-dir.js';
 
