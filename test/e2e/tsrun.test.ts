@@ -244,6 +244,55 @@ describe('bad input: one line, srun\'s words, a non-zero status', () => {
   });
 });
 
+describe('more options', () => {
+  it('--export=NONE passes only SLURM_* variables; NAME=value adds one', async () => {
+    const r = await tsrun(['-n1', '--export=NONE,FOO=bar', 'sh', '-c', 'echo ${HOME:-nohome} $FOO $SLURM_NTASKS'], { HOME: '/home/x' });
+    expect(r.stdout).toBe('nohome bar 1\n');
+    const all = await tsrun(['-n1', 'sh', '-c', 'echo $HOME'], { HOME: '/home/x' });
+    expect(all.stdout).toBe('/home/x\n');
+  });
+
+  it('-O lets more tasks than CPUs run; without it the request is refused', async () => {
+    expect((await tsrun(['-n20', 'true'])).stderr).toBe('tsrun: error: Unable to allocate resources: Requested node configuration is not available\n');
+    const r = await tsrun(['-n20', '-O', '-N1', 'sh', '-c', 'echo $SLURM_TASKS_PER_NODE']);
+    expect(r.exitCode).toBe(0);
+    expect(new Set(r.stdout.trim().split('\n'))).toEqual(new Set(['20']));
+  });
+
+  it('reads SLURM_NTASKS as the default for -n, as srun does', async () => {
+    const r = await tsrun(['sh', '-c', 'echo $SLURM_PROCID'], { SLURM_NTASKS: '3' });
+    expect(r.stdout.trim().split('\n').sort()).toEqual(['0', '1', '2']);
+  });
+
+  it('-D runs the tasks in another directory', async () => {
+    const r = await tsrun(['-n1', '-D', '/tmp', 'pwd']);
+    expect(r.stdout).toBe('/tmp\n');
+  });
+});
+
+describe('GPUs and features (fixtures/clusters/gpu.yaml)', () => {
+  const gpu = fixture('clusters', 'gpu.yaml');
+  it('sets CUDA_VISIBLE_DEVICES to the allocated GPUs', async () => {
+    const r = await runBin('tsrun', ['--cluster', gpu, '-p', 'gpu', '--gres=gpu:1', '-N2', '-l', 'sh', '-c', 'echo $SLURMD_NODENAME $CUDA_VISIBLE_DEVICES']);
+    expect(r.stderr).toBe('');
+    expect(byTask(r.stdout)).toEqual(['0: gpu1 0', '1: gpu2 0']);
+  });
+
+  it('places a job on the nodes with the features asked for', async () => {
+    const r = await runBin('tsrun', ['--cluster', gpu, '-p', 'gpu', '-C', 'a100', '-n1', 'sh', '-c', 'echo $SLURMD_NODENAME']);
+    expect(r.stdout).toBe('gpu3\n');
+  });
+
+  it.each([
+    [['-C', 'nosuch'], 'tsrun: error: Unable to allocate resources: Invalid feature specification\n'],
+    [['--gres=fpga:1'], 'tsrun: error: Invalid generic resource (gres) specification\n'],
+    [['--gpus=x'], 'tsrun: error: Invalid generic resource (gres) specification\n'],
+  ])('refuses %j as srun does', async (args, stderr) => {
+    const r = await runBin('tsrun', ['--cluster', gpu, ...args, '-n1', 'true']);
+    expect(r).toEqual({ exitCode: 1, stdout: '', stderr });
+  });
+});
+
 describe('--mpi=list and --test-only', () => {
   it('lists the mpi plugins on stdout as srun does', async () => {
     const r = await runBin('tsrun', ['--mpi=list']);

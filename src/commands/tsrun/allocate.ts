@@ -9,6 +9,8 @@ import type { Logger } from '../../core/log.js';
 import type { ClusterConfig, PartitionConfig } from '../../config/types.js';
 import { NodeTable } from '../../ctld/node-table.js';
 import { takeNextJobId } from '../../ctld/id-counters.js';
+import { checkFeaturesKnown, parseFeatureExpr } from '../../ctld/feature-expr.js';
+import { checkGresKnown } from '../../ctld/gres-request.js';
 import { Select } from '../../interfaces/select.js';
 import type { PluginRegistry } from '../../plugin-host/registry.js';
 import type { SelectOps } from '../../interfaces/select-defaults.js';
@@ -41,7 +43,11 @@ export async function allocateJob(
   const select = new Select(plugin.module as unknown as SelectOps, { pluginType: plugin.type, stateDir });
   await select.init(table.nodes, []);
 
-  const job = withAllocatePrefix(() => jobRecordFor(req, takeNextJobId(stateDir), partition, table, Math.floor(Date.now() / 1000)));
+  const job = withAllocatePrefix(() => {
+    const record = jobRecordFor(req, takeNextJobId(stateDir), partition, table, Math.floor(Date.now() / 1000));
+    checkKnownToCluster(record, table);
+    return record;
+  });
   const inPartition = table.partitionBitmap(partition.name)!;
   if (job.details.req_node_bitmap && !job.details.req_node_bitmap.isSubsetOf(inPartition)) {
     throw unable('ESLURM_REQUESTED_NODES_NOT_IN_PARTITION');
@@ -109,12 +115,23 @@ function rejection(rc: number): UserError {
   return new UserError(`Unable to allocate resources: ${slurm_strerror(rc)}`);
 }
 
-/** Node-list errors found while building the job come out as srun prints them. */
+/** Features and gres no node of the cluster has are refused before select sees the job. */
+function checkKnownToCluster(job: job_record_t, table: NodeTable): void {
+  if (job.details.features) {
+    checkFeaturesKnown(parseFeatureExpr(job.details.features), new Set(table.nodes.flatMap((n) => n.features)));
+  }
+  checkGresKnown({ perNode: job.gres_list, perJob: job.gres_per_job ?? [], perTask: [] }, table.nodes);
+}
+
+/** Request errors found while building the job come out as the controller's answer, as srun prints it. */
 function withAllocatePrefix<T>(build: () => T): T {
   try {
     return build();
   } catch (error) {
-    if (error instanceof UserError && error.code === 'ESLURM_INVALID_NODE_NAME') throw unable('ESLURM_INVALID_NODE_NAME');
+    const code = error instanceof UserError ? error.code : undefined;
+    // srun checks gres itself ("Invalid generic resource (gres) specification", no prefix);
+    // node names and features are the controller's answer (observed on Slurm 22.05).
+    if (code === 'ESLURM_INVALID_NODE_NAME' || code === 'ESLURM_INVALID_FEATURE') throw unable(code);
     throw error;
   }
 }
