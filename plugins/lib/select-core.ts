@@ -229,3 +229,20 @@ function endOf(job: job_record_t): number {
   const start = job.start_time > 0 ? job.start_time : Math.floor(Date.now() / 1000);
   return start + job.time_limit * 60;
 }
+
+/**
+ * A SelectCore's hooks under Slurm's names, for a plugin module to export verbatim:
+ * `export const { select_p_job_test, ... } = selectFunctions(core);`.
+ */
+export function selectFunctions(core: SelectCore) {
+  return {
+    select_p_node_init: (node_ptr: readonly node_record_t[]): Rc => core.node_init(node_ptr),
+    select_p_job_init: (job_list: readonly job_record_t[]): Rc => core.job_init(job_list),
+    select_p_job_test: (args: SelectJobTestArgs): SelectJobTestResult => core.job_test(args),
+    select_p_job_begin: (job_ptr: job_record_t): Rc => core.job_begin(job_ptr),
+    select_p_job_ready: (job_ptr: job_record_t): boolean => core.job_ready(job_ptr),
+    select_p_job_fini: (job_ptr: job_record_t): Rc => core.job_fini(job_ptr),
+    select_p_step_finish: (step_ptr: step_record_t, killing_step: boolean): Rc => core.step_finish(step_ptr, killing_step),
+    select_p_get_info_from_plugin: (dinfo: select_plugindata_info, _job_ptr: job_record_t | null): GetResult => core.get_info(dinfo),
+  };
+}
