@@ -293,6 +293,21 @@ describe('GPUs and features (fixtures/clusters/gpu.yaml)', () => {
   });
 });
 
+describe('--multi-prog errors', () => {
+  it('names the file and line of a bad rank', async () => {
+    const conf = fixture('programs', 'bad-multi-prog.conf');
+    const r = await tsrun(['-n2', '--multi-prog', conf]);
+    expect(r).toEqual({ exitCode: 1, stdout: '', stderr: `tsrun: error: ${conf}:3: invalid --multi-prog line: task rank "7" outside 0-1\n` });
+  });
+});
+
+describe('--exclusive', () => {
+  it('gives whole nodes', async () => {
+    const r = await tsrun(['-n1', '--exclusive', 'sh', '-c', 'echo $SLURM_CPUS_ON_NODE $SLURM_JOB_CPUS_PER_NODE']);
+    expect(r.stdout).toBe('4 4\n');
+  });
+});
+
 describe('--mpi=list and --test-only', () => {
   it('lists the mpi plugins on stdout as srun does', async () => {
     const r = await runBin('tsrun', ['--mpi=list']);

@@ -25,6 +25,18 @@ export interface RunOptions {
   timeout?: number;
 }
 
+/** A user's environment without our own settings, plus a private state directory. */
+function binEnv(options: RunOptions): Record<string, string | undefined> {
+  return {
+    NO_COLOR: '1',
+    TSLURM_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'tslurm-test-')),
+    TSLURM_CONF: undefined,
+    TSLURM_PLUGIN_DIR: undefined,
+    TSLURM_DEBUG: undefined,
+    ...options.env,
+  };
+}
+
 export async function runBin(bin: string, args: readonly string[], options: RunOptions = {}): Promise<BinResult> {
   const result = await execa(process.execPath, [path.join(repoRoot, 'bin', `${bin}.js`), ...args], {
     reject: false,
@@ -32,14 +44,7 @@ export async function runBin(bin: string, args: readonly string[], options: RunO
     input: options.input ?? '',
     timeout: options.timeout ?? 30_000,
     stripFinalNewline: false,
-    env: {
-      NO_COLOR: '1',
-      TSLURM_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'tslurm-test-')),
-      TSLURM_CONF: undefined,
-      TSLURM_PLUGIN_DIR: undefined,
-      TSLURM_DEBUG: undefined,
-      ...options.env,
-    },
+    env: binEnv(options),
   });
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
@@ -52,12 +57,6 @@ export function startBin(bin: string, args: readonly string[], options: RunOptio
     stdin: 'ignore',
     timeout: options.timeout ?? 30_000,
     stripFinalNewline: false,
-    env: {
-      NO_COLOR: '1',
-      TSLURM_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'tslurm-test-')),
-      TSLURM_CONF: undefined,
-      TSLURM_PLUGIN_DIR: undefined,
-      ...options.env,
-    },
+    env: binEnv(options),
   });
 }
