@@ -22,14 +22,23 @@ export function startReaper(killWaitSeconds: number): Reaper {
   } catch {
     child = undefined; // without a reaper tsrun still works; only the SIGKILL case is unguarded
   }
+  // Lines are sent in one write per turn of the event loop: a step of 256 tasks would
+  // otherwise cost 256 system calls while its tasks are being started.
+  let pending: string[] = [];
+  const flush = (): void => {
+    if (pending.length > 0 && child?.stdin?.writable) child.stdin.write(`${pending.join('\n')}\n`);
+    pending = [];
+  };
   const send = (line: string): void => {
-    if (child?.stdin?.writable) child.stdin.write(`${line}\n`);
+    if (pending.length === 0) setImmediate(flush);
+    pending.push(line);
   };
   return {
     track: (pgid) => send(`+${pgid}`),
     untrack: (pgid) => send(`-${pgid}`),
     done: () => {
-      send('done');
+      pending.push('done');
+      flush();
       child?.stdin?.end();
     },
   };
