@@ -23,6 +23,11 @@ export interface FoldOptions {
   killOnBadExit?: boolean;
   /** The user cancelled the step (Ctrl-C, scancel): srun then keeps quiet about signals. */
   cancelled?: boolean;
+  /**
+   * The step was killed for an MPI abort (slurm_kill_job_step from the PMI server): srun prints
+   * the tasks' "Killed" lines but no "Force Terminated" line (observed on Slurm 22.05).
+   */
+  aborted?: boolean;
 }
 
 export interface FoldedExit {
@@ -51,7 +56,7 @@ export function foldTaskExits(tasks: readonly TaskExit[], options: FoldOptions =
   // step_launch.c says this once at the end when any task died of SIGTERM or SIGKILL.
   const signals = tasks.map(signalNumber);
   const { SIGKILL, SIGTERM } = constants.signals;
-  if (options.stepId && signals.some((s) => s === SIGKILL || s === SIGTERM)) {
+  if (options.stepId && !options.aborted && signals.some((s) => s === SIGKILL || s === SIGTERM)) {
     messages.push(`Force Terminated StepId=${options.stepId}`);
   }
   // reduce, not Math.max(...list): a step can have more tasks than a call has arguments.

@@ -43,7 +43,20 @@ export class MpiFacade {
     const launch = await callHook<MpiTaskLaunch | void>(this.plugin, 'p_mpi_hook_slurmstepd_task', [task, env], {
       timeoutMs: this.timeoutMs,
     });
-    return launch ?? undefined;
+    if (!launch?.attach) return launch ?? undefined;
+    // attach runs after the spawn, outside callHook: a throw there is still the plugin's crash.
+    const attach = launch.attach.bind(launch);
+    return {
+      ...launch,
+      attach: (streams) => {
+        try {
+          attach(streams);
+        } catch (error) {
+          const why = `crashed: ${error instanceof Error ? error.message : String(error)}`;
+          throw new PluginError(this.plugin.type, why, { hook: 'p_mpi_hook_slurmstepd_task', cause: error });
+        }
+      },
+    };
   }
 
   /** mpi_g_client_fini → p_mpi_hook_client_fini: in tsrun after every task ended, failure or not. */

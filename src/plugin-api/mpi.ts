@@ -16,7 +16,7 @@
  * All four hooks are required; a plugin with nothing to do stubs them (see `mpi/none`).
  * Newer Slurm's names (`mpi_p_client_prelaunch`, ...) are accepted as aliases; see {@link mpiAliases}.
  */
-import type { Stream } from 'node:stream';
+import type { Duplex, Stream } from 'node:stream';
 import type { MaybePromise, PluginHeader, Rc, SymbolTable } from './common.js';
 
 /**
@@ -53,6 +53,11 @@ export interface MpiStepLayout {
   readonly tasks: readonly number[];
   /** Global task ids (ranks) on each node: `tids[nodeid][localid]`. */
   readonly tids: readonly (readonly number[])[];
+  /**
+   * How the tasks were distributed over the nodes (`-m`; Slurm's `task_dist`, node level):
+   * what `PMI_process_mapping` is computed from.
+   */
+  readonly task_dist: 'block' | 'cyclic' | 'plane' | 'arbitrary';
 }
 
 /** What tsrun knows about the step it launches (Slurm's `mpi_plugin_client_info_t`). */
@@ -61,10 +66,15 @@ export interface MpiClientInfo {
   readonly stepid: number;
   readonly step_layout: MpiStepLayout;
   /**
-   * Fail the whole step with `message` (e.g. a task aborted through PMI, or a fence can no
-   * longer complete): the host kills every task and reports the message as tsrun's error.
+   * End the whole step now (e.g. a task aborted through PMI, or a fence can no longer
+   * complete), as Slurm's `slurm_kill_job_step(job, step, SIGKILL)`: the host kills every task
+   * with SIGKILL and prints srun's lines for an aborted step. `message` says why: with `error`
+   * it is printed as tsrun's error line (for causes Slurm itself would not report, such as a
+   * task that died in the middle of a fence), else only under `-v` (an MPI_Abort: srun adds
+   * nothing to what the MPI library prints). Calls after the first, from any node, do nothing,
+   * so the tasks that die of the kill raise no further errors.
    */
-  abort_step(message: string): void;
+  abort_step(message: string, error?: boolean): void;
 }
 
 /** The step as one node's step daemon runs it (the parts of Slurm's `stepd_step_rec_t` mpi uses). */
@@ -87,8 +97,8 @@ export interface MpiStepInfo {
    * sockets and timers the prefork hook opened.
    */
   readonly step_done: AbortSignal;
-  /** Fail the whole step with `message`; the host kills every task of the step. */
-  abort_step(message: string): void;
+  /** End the whole step now, as {@link MpiClientInfo.abort_step} (from any node). */
+  abort_step(message: string, error?: boolean): void;
 }
 
 /** One task about to be spawned (Slurm's `mpi_plugin_task_info_t`). */
@@ -109,13 +119,27 @@ export interface MpiTaskInfo {
 }
 
 /**
- * Extra file descriptors for the task, returned by `p_mpi_hook_slurmstepd_task`: `fds[0]`
- * becomes the task's fd 3, `fds[1]` fd 4, and so on (e.g. the PMI socket with `PMI_FD=3`).
- * Slurm's hook runs in the forked child and opens them there; a Node host spawns the task
- * instead, so the hook hands them over.
+ * Extra file descriptors for the task, returned by `p_mpi_hook_slurmstepd_task`. Slurm's hook
+ * runs in the forked child and opens them there; a Node host spawns the task instead, so the
+ * hook says what to hand over. The task's fd 3 onwards are `fds` in order, then the `pipes`.
  */
 export interface MpiTaskLaunch {
+  /** Descriptors (or streams with one) the host already holds: `fds[0]` becomes the task's fd 3. */
   readonly fds?: readonly (number | Stream)[];
+  /**
+   * How many new connected sockets to give the task after `fds` (a `socketpair`: fd
+   * `3 + fds.length` is the first). This is how a PMI server hands its task `PMI_FD`.
+   */
+  readonly pipes?: number;
+  /**
+   * Called once, right after the task was spawned, with the parent's end of each pipe, in
+   * order: a duplex stream over the socket whose other end the task holds. Read it (an unread
+   * socket keeps the step from ending) and close it when done; the host waits for these ends to
+   * close, like the task's stdout, before the step ends. If the task could not be started, the
+   * pipes are already closed and `attach` gets an empty array. Without `attach`, the host
+   * closes the parent ends itself.
+   */
+  attach?(streams: Duplex[]): void;
 }
 
 /**

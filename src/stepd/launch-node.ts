@@ -22,6 +22,11 @@ export interface NodeIoSink {
   taskStarted?(pid: number): void;
   /** A task's process ended (its output may still be draining). */
   taskExited?(exit: TaskExit): void;
+  /**
+   * The mpi plugin asked to end the whole step (`abort_step`): tsrun kills every task of every
+   * node. Without it, this node kills its own tasks.
+   */
+  abortStep?(message: string, error: boolean): void;
 }
 
 export type { TaskExit };
@@ -46,9 +51,15 @@ export async function launchNode(spec: NodeLaunchSpec, mpi: MpiFacade, sink: Nod
     task_cnt: step.ntasks,
     tasks: step.tasksPerNode,
     tids: step.tids,
+    task_dist: step.taskDist,
   };
   const stepDone = new AbortController();
-  const abortStep = (message: string): void => sink.daemonError(`tsstepd-${nodeName}: error: ${message}`);
+  const tasks: Array<{ taskId: number; spawned: SpawnedTask }> = [];
+  const abortStep = (message: string, error = false): void => {
+    if (sink.abortStep) return sink.abortStep(message, error);
+    sink.daemonError(`tsstepd-${nodeName}: error: ${message}`);
+    for (const { spawned } of tasks) signalTaskGroup(spawned.child, 'SIGKILL');
+  };
 
   const env = nodeEnv(spec);
   const stepInfo: MpiStepInfo = {
@@ -66,32 +77,41 @@ export async function launchNode(spec: NodeLaunchSpec, mpi: MpiFacade, sink: Nod
   };
   await mpi.stepdPrefork(stepInfo, stepEnvOver(env));
 
-  const tasks: Array<{ taskId: number; spawned: SpawnedTask }> = [];
-  for (const [localId, taskId] of tids.entries()) {
-    const envForTask = taskEnv(env, taskId, localId);
-    const taskInfo: MpiTaskInfo = {
-      jobid: step.jobId,
-      stepid: step.stepId,
-      nnodes: step.nodeNames.length,
-      nodeid: nodeId,
-      node_name: nodeName,
-      ntasks: step.ntasks,
-      ltasks: tids.length,
-      gtaskid: taskId,
-      ltaskid: localId,
-    };
-    const launch = await mpi.stepdTask(taskInfo, stepEnvOver(envForTask));
-    const stdinKind = spec.stdin === 'none' ? 'ignore' : 'pipe';
-    const spawned = spawnTask(spec.argv[localId] ?? spec.argv[0]!, envForTask, spec.cwd, launch?.fds ?? [], stdinKind);
-    if (spawned.child.pid !== undefined) sink.taskStarted?.(spawned.child.pid);
-    spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));
-    spawned.child.stderr?.on('data', (chunk: Buffer) => sink.stderr(taskId, chunk));
-    spawned.child.stdin?.on('error', () => {}); // a task that exits without reading its stdin is not an error
-    const stdinFile = typeof spec.stdin === 'object' ? spec.stdin.files[localId] : undefined;
-    if (stdinFile !== undefined && spawned.child.stdin) {
-      createReadStream(stdinFile).on('error', () => spawned.child.stdin?.end()).pipe(spawned.child.stdin);
-    } else if (!readsStdin(spec.stdin, taskId)) spawned.child.stdin?.end();
-    tasks.push({ taskId, spawned });
+  try {
+    for (const [localId, taskId] of tids.entries()) {
+      const envForTask = taskEnv(env, taskId, localId);
+      const taskInfo: MpiTaskInfo = {
+        jobid: step.jobId,
+        stepid: step.stepId,
+        nnodes: step.nodeNames.length,
+        nodeid: nodeId,
+        node_name: nodeName,
+        ntasks: step.ntasks,
+        ltasks: tids.length,
+        gtaskid: taskId,
+        ltaskid: localId,
+      };
+      const launch = await mpi.stepdTask(taskInfo, stepEnvOver(envForTask));
+      const stdinKind = spec.stdin === 'none' ? 'ignore' : 'pipe';
+      const argv = spec.argv[localId] ?? spec.argv[0]!;
+      const spawned = spawnTask(argv, envForTask, spec.cwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
+      if (spawned.child.pid !== undefined) sink.taskStarted?.(spawned.child.pid);
+      spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));
+      spawned.child.stderr?.on('data', (chunk: Buffer) => sink.stderr(taskId, chunk));
+      spawned.child.stdin?.on('error', () => {}); // a task that exits without reading its stdin is not an error
+      const stdinFile = typeof spec.stdin === 'object' ? spec.stdin.files[localId] : undefined;
+      if (stdinFile !== undefined && spawned.child.stdin) {
+        createReadStream(stdinFile).on('error', () => spawned.child.stdin?.end()).pipe(spawned.child.stdin);
+      } else if (!readsStdin(spec.stdin, taskId)) spawned.child.stdin?.end();
+      tasks.push({ taskId, spawned });
+      // The plugin's ends of its pipes (the PMI socket); nobody else would read or close them.
+      if (launch?.attach) launch.attach(spawned.pipes);
+      else spawned.pipes.forEach((end) => end.destroy());
+    }
+  } catch (error) {
+    // A hook failed half-way through the node's tasks: those already started must not outlive it.
+    for (const { spawned } of tasks) signalTaskGroup(spawned.child, 'SIGKILL');
+    throw error;
   }
 
   const done = (async (): Promise<TaskExit[]> => {

@@ -1,5 +1,6 @@
 // What a step daemon needs to launch one node's share of a step. Plain data (no functions),
 // so the same object can be handed over in-process (embedded mode) or sent to a tsstepd.
+import type { NodeDistribution } from '../core/task-dist.js';
 
 export interface StepFacts {
   jobId: number;
@@ -20,6 +21,8 @@ export interface StepFacts {
   cpusPerTask: number | undefined;
   /** -m when given (Slurm sets SLURM_DISTRIBUTION only then). */
   distribution: string | undefined;
+  /** How the tasks were laid out over the nodes, given or not (the mpi plugins' `task_dist`). */
+  taskDist: NodeDistribution;
   mpiType: string;
   submitDir: string;
   submitHost: string;

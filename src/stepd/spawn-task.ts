@@ -2,7 +2,7 @@
 // setsid), so a signal to the group reaches everything it started, and tsrun's own Ctrl-C is
 // not delivered to it behind our back: the step daemon decides what the tasks get.
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Stream } from 'node:stream';
+import type { Duplex, Stream } from 'node:stream';
 import { envArrayToObject } from '../core/env-array.js';
 
 export interface SpawnedTask {
@@ -11,6 +11,8 @@ export interface SpawnedTask {
   exit: Promise<TaskOutcome>;
   /** Resolves once its stdout and stderr are closed (a daemonised child may hold them open). */
   closed: Promise<void>;
+  /** Our ends of the extra socket pairs asked for (`pipes`); empty when the task did not start. */
+  pipes: Duplex[];
 }
 
 export type TaskOutcome =
@@ -24,14 +26,19 @@ export function spawnTask(
   cwd: string,
   extraFds: readonly (number | Stream)[] = [],
   stdin: 'pipe' | 'ignore' = 'pipe',
+  pipes = 0,
 ): SpawnedTask {
   const [file, ...args] = argv;
+  // Each extra 'pipe' is a socketpair (libuv): the task gets a connected socket as that fd.
   const child = spawn(file!, args, {
     cwd,
     env: envArrayToObject(env),
     detached: true,
-    stdio: [stdin, 'pipe', 'pipe', ...extraFds],
+    stdio: [stdin, 'pipe', 'pipe', ...extraFds, ...Array<'pipe'>(pipes).fill('pipe')],
   });
+  const ends = child.stdio.slice(3 + extraFds.length) as Duplex[];
+  // Without a pid the spawn failed (the 'error' event follows): its pipe ends lead nowhere.
+  if (child.pid === undefined) ends.forEach((end) => end?.destroy());
   const exit = new Promise<TaskOutcome>((resolve) => {
     // spawn errors (ENOENT, EACCES) arrive instead of a process, and no 'exit' follows them.
     child.once('error', (error: NodeJS.ErrnoException) => {
@@ -45,7 +52,7 @@ export function spawnTask(
     child.once('close', () => resolve());
     child.once('error', () => resolve());
   });
-  return { child, exit, closed };
+  return { child, exit, closed, pipes: child.pid === undefined ? [] : ends };
 }
 
 /** Sends a signal to the task's whole process group; a group already gone is not an error. */

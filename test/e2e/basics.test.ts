@@ -21,7 +21,7 @@ describe.each(bins)('%s', (bin) => {
 
 });
 
-describe.each(['tsrun', 'tscontrol'])('%s', (bin) => {
+describe.each(['tsrun', 'tscontrol', 'tsinfo'])('%s', (bin) => {
   it('refuses an unknown option in one line, without a stack', async () => {
     const r = await runBin(bin, ['--no-such-option']);
     expect(r.exitCode).not.toBe(0);

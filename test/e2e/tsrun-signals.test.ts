@@ -67,7 +67,8 @@ describe('tsrun and signals', () => {
     const pids = await pidsOf(dir, 3);
     run.kill('SIGKILL');
     await run;
-    for (let i = 0; i < 40 && pids.some(alive); i++) await sleep(100);
+    // The reaper is a fresh Node process: on a loaded machine it may take seconds to start.
+    for (let i = 0; i < 200 && pids.some(alive); i++) await sleep(100);
     expect(pids.filter(alive)).toEqual([]);
   });
 });

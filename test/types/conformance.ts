@@ -12,6 +12,7 @@ import type {
 import type * as auth_none from '../../plugins/auth_none.js';
 import type * as job_container_none from '../../plugins/job_container_none.js';
 import type * as mpi_none from '../../plugins/mpi_none.js';
+import type * as mpi_pmi2 from '../../plugins/mpi_pmi2.js';
 import type * as proctrack_pgid from '../../plugins/proctrack_pgid.js';
 import type * as sched_builtin from '../../plugins/sched_builtin.js';
 import type * as select_cons_res from '../../plugins/select_cons_res.js';
@@ -24,6 +25,7 @@ export type Checks = [
   Conforms<typeof auth_none, AuthPlugin<auth_none.NoneCred>>,
   Conforms<typeof job_container_none, JobContainerPlugin>,
   Conforms<typeof mpi_none, MpiPlugin>,
+  Conforms<typeof mpi_pmi2, MpiPlugin<mpi_pmi2.Pmi2ClientState>>,
   Conforms<typeof proctrack_pgid, ProctrackPlugin>,
   Conforms<typeof sched_builtin, SchedPlugin>,
   Conforms<typeof select_cons_res, SelectPlugin>,

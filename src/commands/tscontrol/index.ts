@@ -1,12 +1,16 @@
-// tscontrol (scontrol): view and change the cluster. This release: `show plugins` and the
-// hostlist helpers; job/node/partition views arrive with the controller.
+// tscontrol (scontrol): view and change the cluster. This release: `show node|partition|config`
+// (the configured cluster), `show plugins` and the hostlist helpers.
 import { createProgram, addCommonOptions } from '../../cli/program.js';
 import { countVerbose } from '../../cli/debug.js';
 import { UserError } from '../../core/errors.js';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
 import { showHostlist, type HostlistEntity } from './show-hostlist.js';
+import { clusterEntity } from './show-cluster.js';
 
 const examples = [
+  'tscontrol show partition',
+  'tscontrol show node node1',
+  'tscontrol -o show nodes',
   "tscontrol show hostnames 'n[01-03],m7'",
   'tscontrol show hostlist n01,n02,n03,m7',
   'tscontrol show plugins',
@@ -17,14 +21,21 @@ interface Options {
   cluster?: string;
   verbose: number;
   json?: boolean;
+  oneliner?: boolean;
+  future?: boolean;
 }
 
 export async function run(argv: string[], bin: string): Promise<number> {
   let status = 0;
   const program = addCommonOptions(createProgram(bin, 'View the cluster and its plugins (like scontrol).', examples))
     .option('--json', 'print data as JSON')
+    .option('-o, --oneliner', 'one line per record')
+    .option('-F, --future', 'include nodes in the FUTURE state')
     .argument('<command>', 'show')
-    .argument('[words...]', 'what to show: plugins | hostnames LIST | hostlist LIST | hostlistsorted LIST')
+    .argument(
+      '[words...]',
+      'what to show: node [NODES] | partition [NAME] | config | plugins | hostnames LIST | hostlist LIST | hostlistsorted LIST',
+    )
     .action(async (command: string, words: string[], options: Options) => {
       status = await dispatch(bin, command, words, options, argv);
     });
@@ -54,6 +65,18 @@ async function dispatch(bin: string, command: string, words: string[], options: 
     // A plugin the cluster is configured to use that cannot load is an error in the setup.
     for (const message of failed) process.stderr.write(`${bin}: error: ${message}\n`);
     return failed.length > 0 ? 1 : 0;
+  }
+  const cluster = clusterEntity(entity);
+  if (cluster !== undefined) {
+    const { showClusterEntity } = await import('./show-cluster.js');
+    const result = await showClusterEntity(cluster, rest, {
+      cluster: options.cluster,
+      json: Boolean(options.json),
+      oneliner: Boolean(options.oneliner),
+      future: Boolean(options.future),
+    });
+    process.stdout.write(result.stdout);
+    return result.exitCode;
   }
   throw new UserError(`invalid entity:${entity} for keyword:show`);
 }

@@ -23,6 +23,24 @@ export interface LaunchContext {
   env: string[];
   mpi: MpiFacade;
   log: Logger;
+  /** Where the mpi client state's abort_step lands (nodes' aborts come through the sink). */
+  abort?: StepAbort;
+}
+
+/** The mpi plugin's abort_step before and while the step runs: held until it can end the step. */
+export class StepAbort {
+  private handler: ((message: string, error: boolean) => void) | undefined;
+  private pending: [string, boolean] | undefined;
+
+  request(message: string, error: boolean): void {
+    if (this.handler) this.handler(message, error);
+    else this.pending ??= [message, error];
+  }
+
+  attach(handler: (message: string, error: boolean) => void): void {
+    this.handler = handler;
+    if (this.pending !== undefined) handler(...this.pending);
+  }
 }
 
 export async function launchStep(ctx: LaunchContext): Promise<number> {
@@ -56,12 +74,16 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
     exits.push(exit);
     watch.taskExited(exit);
   };
+  sink.abortStep = (message, error) => watch.abort(message, error);
+  ctx.abort?.attach((message, error) => watch.abort(message, error));
 
   try {
     const argvs = req.multiProg ? readMultiProg(req.command[0]!, facts.ntasks) : undefined;
     const specs = layout.nodes.map((_, nodeId) => nodeSpec(ctx, nodeId, argvs, stdinPlan));
     const launched = await Promise.allSettled(specs.map((spec) => launchNode(spec, ctx.mpi, sink)));
     for (const result of launched) if (result.status === 'fulfilled') nodes.push(result.value);
+    // An abort that came while other nodes were still starting reaches their tasks now.
+    if (watch.aborted) nodes.forEach((node) => node.signal('SIGKILL'));
     const failed = launched.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
       // A node that could not start its share ends the whole step, as a failed launch does in Slurm.
@@ -80,7 +102,12 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
     output.flush();
     await io.close();
   }
-  const folded = foldTaskExits(exits, { stepId, killOnBadExit: req.killOnBadExit, cancelled: watch.cancelledByUser });
+  const folded = foldTaskExits(exits, {
+    stepId,
+    killOnBadExit: req.killOnBadExit,
+    cancelled: watch.cancelledByUser,
+    aborted: watch.aborted,
+  });
   // srun's own lines: "error: ..." ones through error(), the rest ("Force Terminated ...") as info.
   for (const line of folded.messages) {
     if (line.startsWith('error: ')) log.error(line.slice('error: '.length));

@@ -17,7 +17,7 @@ import { stepEnvOver } from '../../stepd/step-env.js';
 import type { StepFacts } from '../../stepd/launch-spec.js';
 import { exportedEnv } from './export-env.js';
 import { resolveAllocation, type StepAllocation } from './allocation-source.js';
-import { launchStep } from './launch-step.js';
+import { launchStep, StepAbort } from './launch-step.js';
 import type { StepRequest } from './request.js';
 
 export interface RunContext {
@@ -99,6 +99,7 @@ function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, 
     jobNumNodes: alloc.nodeNames.length,
     cpusPerTask: req.cpusPerTaskGiven ? req.cpusPerTask : undefined,
     distribution: req.distribution ? formatDistribution(req.distribution) : undefined,
+    taskDist: layout.distribution,
     mpiType: mpi.minor,
     submitDir: process.cwd(),
     submitHost: os.hostname().split('.')[0]!,
@@ -123,6 +124,7 @@ async function runWithMpi(
   log: Logger,
 ): Promise<number> {
   const env = exportedEnv(req.export, process.env);
+  const abort = new StepAbort();
   const state = await mpi.clientPrelaunch(
     {
       jobid: facts.jobId,
@@ -134,15 +136,16 @@ async function runWithMpi(
         task_cnt: facts.ntasks,
         tasks: facts.tasksPerNode,
         tids: facts.tids,
+        task_dist: facts.taskDist,
       },
-      abort_step: (message) => log.error(message),
+      abort_step: (message, error) => abort.request(message, error === true),
     },
     stepEnvOver(env),
   );
   let failure: unknown;
   let status = 0;
   try {
-    status = await launchStep({ req, alloc, layout, facts, env, mpi, log });
+    status = await launchStep({ req, alloc, layout, facts, env, mpi, log, abort });
   } catch (error) {
     failure = error;
   }

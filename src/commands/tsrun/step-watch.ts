@@ -1,7 +1,7 @@
 // What may end a step early, and how srun reports it: --kill-on-bad-exit after the first task
-// that fails, the time limit (SIGTERM, then SIGKILL after KillWait), and tsrun's own signals —
-// a first Ctrl-C prints the step's status, a second within a second kills it; SIGTERM, SIGHUP
-// and SIGQUIT are passed on to the tasks.
+// that fails, the time limit (SIGTERM, then SIGKILL after KillWait), an abort from the mpi
+// plugin (SIGKILL at once), and tsrun's own signals — a first Ctrl-C prints the step's status,
+// a second within a second kills it; SIGTERM, SIGHUP and SIGQUIT are passed on to the tasks.
 import { formatSlurmDate } from '../../core/time-string.js';
 import { INFINITE } from '../../core/slurm-constants.js';
 import { formatTaskIds, type TaskExit } from '../../core/exit-status.js';
@@ -20,6 +20,10 @@ export interface WatchOptions {
 
 export interface StepWatch {
   taskExited(exit: TaskExit): void;
+  /** The mpi plugin's abort_step: kill every task now (Slurm's slurm_kill_job_step(SIGKILL)). */
+  abort(message: string, error: boolean): void;
+  /** abort() was called: srun prints no "Force Terminated" line then (observed). */
+  readonly aborted: boolean;
   stop(): void;
   /** The user ended the step (two Ctrl-C): srun keeps quiet about the signals that followed. */
   readonly cancelledByUser: boolean;
@@ -36,6 +40,7 @@ export function watchStep(options: WatchOptions): StepWatch {
   const timers: NodeJS.Timeout[] = [];
   let cancelledByUser = false;
   let killing = false;
+  let aborted = false;
   let lastInterrupt = 0;
 
   // SIGTERM now, SIGKILL after KillWait, as slurmstepd ends a step (Slurm's KillWait).
@@ -87,6 +92,24 @@ export function watchStep(options: WatchOptions): StepWatch {
         cancelledLine('');
         terminate();
       }
+    },
+    // As srun and slurmstepd report an MPI_Abort under mpi/pmi2 (Slurm 22.05): the two lines,
+    // then every task "Killed"; the plugin's reason as an error only when Slurm would not have
+    // ended the step by itself.
+    abort(message, error) {
+      if (aborted) return;
+      aborted = true;
+      if (error) log.error(message);
+      else log.verbose(message);
+      if (!killing) {
+        log.info(`Job step aborted: Waiting up to ${killWaitSeconds() + 2} seconds for job step to finish.`);
+        cancelledLine('');
+      }
+      killing = true;
+      options.signalAll('SIGKILL');
+    },
+    get aborted() {
+      return aborted;
     },
     stop() {
       timers.forEach(clearTimeout);

@@ -120,6 +120,15 @@ describe('foldTaskExits', () => {
     });
   });
 
+  it('an MPI abort under mpi/pmi2: every task Killed, and no Force Terminated line', () => {
+    // srun --mpi=pmi2 -N2 -n4 with rank 1 calling MPI_Abort(MPI_COMM_WORLD, 3) (step 99.0).
+    const tasks = [killed(3, 'node2', 'SIGKILL'), ...[0, 1, 2].map((t) => killed(t, 'node1', 'SIGKILL'))];
+    expect(foldTaskExits(tasks, { stepId: '99.0', aborted: true })).toEqual({
+      exitCode: 137,
+      messages: ['error: node2: task 3: Killed', 'error: node1: tasks 0-2: Killed'],
+    });
+  });
+
   it('says nothing for tasks that all exit 0', () => {
     expect(foldTaskExits([exited(0, 'node1', 0), exited(1, 'node1', 0)])).toEqual({ exitCode: 0, messages: [] });
   });

@@ -1,0 +1,116 @@
+// One task's PMI connection (its fd 3): reads requests, answers them through the node's
+// server, and watches how it ends. The first request is the `cmd=init` line; it picks PMI-1
+// (lines) or PMI-2 (length-prefixed frames) for the rest of the connection. A close after
+// finalize is normal; a close after init without finalize means the task died (the others
+// would wait in the next fence forever); a close without init is a task that never used PMI.
+// Requests are answered in order: while one waits (a fence), the ones after it wait too.
+import type { Duplex } from 'node:stream';
+import type { NodePmiServer } from './node-server.js';
+import { formatPmi1, parsePmi1Line } from './pmi1-wire.js';
+import { parsePmi2 } from './pmi2-wire.js';
+import { MessageReader, PmiWireError } from './reader.js';
+import { pmi1Commands } from './pmi1-commands.js';
+import { pmi2Commands } from './pmi2-commands.js';
+
+type ConnectionState = 'new' | 'pmi1' | 'pmi2' | 'finalized' | 'closed';
+
+/** What a command handler may do on its connection. */
+export interface PmiConnection {
+  readonly server: NodePmiServer;
+  readonly ltaskid: number;
+  readonly rank: number;
+  /** Sends an already formatted response. */
+  send(data: string): void;
+  /** The answer comes later: returns the function that sends it; requests after this one wait. */
+  later(): (data: string) => void;
+  /** Answers finalize: the response, then the connection is closed from our side. */
+  finalize(data: string): void;
+}
+
+export type CommandHandler = (conn: PmiConnection, args: Map<string, string>) => void;
+
+/** Serves local task `ltaskid` on `socket` until the connection ends. */
+export function serveConnection(socket: Duplex, server: NodePmiServer, ltaskid: number): void {
+  const reader = new MessageReader();
+  let state: ConnectionState = 'new';
+  let waiting = false;
+  const conn: PmiConnection = {
+    server,
+    ltaskid,
+    rank: server.rank(ltaskid),
+    send: (data) => {
+      if (state !== 'closed' && !socket.destroyed) socket.write(data, 'latin1');
+    },
+    later: () => {
+      waiting = true;
+      return (data) => {
+        conn.send(data);
+        waiting = false;
+        drain();
+      };
+    },
+    finalize: (data) => {
+      conn.send(data);
+      state = 'finalized';
+      server.taskOut(ltaskid, 'finalized');
+      socket.end();
+    },
+  };
+
+  const handle = (message: string): void => {
+    if (state === 'new') {
+      const { cmd, args } = parsePmi1Line(message);
+      if (cmd !== 'init') throw new PmiWireError(`expected cmd=init, got "${message.slice(0, 80)}"`);
+      const version = args.get('pmi_version');
+      if (version === '2') {
+        state = 'pmi2';
+        reader.mode = 'frame';
+        conn.send(formatPmi1('response_to_init', [['pmi_version', 2], ['pmi_subversion', 0], ['rc', 0]]));
+      } else {
+        state = 'pmi1';
+        const rc = version === '1' ? 0 : -1;
+        conn.send(formatPmi1('response_to_init', [['pmi_version', 1], ['pmi_subversion', 1], ['rc', rc]]));
+      }
+      return;
+    }
+    const { cmd, args } = state === 'pmi2' ? parsePmi2(message) : parsePmi1Line(message);
+    const table = state === 'pmi2' ? pmi2Commands : pmi1Commands;
+    const handler = Object.hasOwn(table, cmd) ? table[cmd] : undefined;
+    if (!handler) throw new PmiWireError(`unsupported ${state === 'pmi2' ? 'PMI-2' : 'PMI-1'} request "cmd=${cmd}"`);
+    handler(conn, args);
+  };
+
+  const drain = (): void => {
+    try {
+      while (!waiting && state !== 'closed' && !server.stopped) {
+        const message = reader.next();
+        if (message === undefined) return;
+        if (state === 'finalized') throw new PmiWireError('request after finalize');
+        handle(message);
+      }
+    } catch (error) {
+      // Thrown from a socket event, an error would end tsrun: it ends the step instead.
+      const why = error instanceof PmiWireError ? error.message : `internal error: ${String(error)}`;
+      server.taskFailed(ltaskid, why);
+      state = 'closed';
+      socket.destroy();
+    }
+  };
+
+  socket.on('data', (chunk: Buffer) => {
+    if (state === 'closed' || server.stopped) return;
+    reader.push(chunk);
+    drain();
+  });
+  const closed = (): void => {
+    const before = state;
+    if (before === 'closed') return;
+    state = 'closed';
+    if (before === 'new') server.taskOut(ltaskid, 'unused');
+    else if (before !== 'finalized') server.taskLost(ltaskid);
+    socket.destroy();
+  };
+  socket.on('end', closed);
+  socket.on('close', closed);
+  socket.on('error', closed);
+}

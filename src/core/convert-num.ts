@@ -1,0 +1,17 @@
+// convert_num_unit() with CONVERT_NUM_UNIT_EXACT (src/common/proc_args.c), as sinfo prints CPU,
+// socket and job-size counts: scaled by 1024 only while that loses nothing, so 4 → `4`,
+// 1024 → `1K`, 1536 → `1.50K`, 1000 → `1000`.
+
+const UNITS = ['', 'K', 'M', 'G', 'T', 'P'] as const;
+
+export function convertNumUnit(num: number): string {
+  if (num === 0) return '0';
+  let value = num;
+  let unit = 0;
+  while (value >= 1024 && Math.trunc(value) % 512 === 0) {
+    value /= 1024;
+    unit += 1;
+  }
+  const suffix = UNITS[unit] ?? '?';
+  return Number.isInteger(value) ? `${value}${suffix}` : `${value.toFixed(2)}${suffix}`;
+}

@@ -1,0 +1,141 @@
+// mpi/pmi2's four hooks, called as tsrun and the step daemons call them: prelaunch makes the
+// coordinator, prefork a server per node, the task hook sets Slurm's PMI_* variables and asks
+// for a socket pair, and fini withdraws the coordinator.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  SLURM_ERROR,
+  SLURM_SUCCESS,
+  type MpiStepInfo,
+  type MpiStepLayout,
+  type MpiTaskLaunch,
+  type PluginHost,
+  type StepEnv,
+} from '../../../../src/plugin-api/index.js';
+import { stepEnvOver } from '../../../../src/stepd/step-env.js';
+import * as pmi2 from '../../../../plugins/mpi_pmi2.js';
+import { Client, duplexPair } from './helpers.js';
+
+const errors: string[] = [];
+const host: PluginHost = {
+  log: { error: (m) => errors.push(m), info: () => {}, verbose: () => {}, debug: () => {} },
+  slurm_seterrno: () => {},
+  slurm_strerror: (e) => `errno ${e}`,
+  version: { major: 0, minor: 1, micro: 0 },
+  options: {},
+  clusterName: 'test',
+};
+
+// -N2 -n3 -m cyclic: node0 has ranks 0 and 2, node1 rank 1.
+const layout: MpiStepLayout = {
+  node_cnt: 2,
+  node_list: 'n[1-2]',
+  node_names: ['n1', 'n2'],
+  task_cnt: 3,
+  tasks: [2, 1],
+  tids: [[0, 2], [1]],
+  task_dist: 'cyclic',
+};
+
+let jobid = 100;
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  cleanups.splice(0).forEach((f) => f());
+  errors.length = 0;
+});
+
+function startStep() {
+  jobid += 1;
+  const aborts: string[] = [];
+  const env: string[] = [];
+  const state = pmi2.p_mpi_hook_client_prelaunch({ jobid, stepid: 0, step_layout: layout, abort_step: (m) => aborts.push(m) }, stepEnvOver(env));
+  const done = layout.tids.map(() => new AbortController());
+  const stepInfo = (nodeid: number): MpiStepInfo => ({
+    jobid,
+    stepid: 0,
+    nnodes: 2,
+    ntasks: 3,
+    nodeid,
+    node_name: layout.node_names[nodeid]!,
+    ltasks: layout.tids[nodeid]!.length,
+    gtids: layout.tids[nodeid]!,
+    step_layout: layout,
+    step_done: done[nodeid]!.signal,
+    abort_step: (m) => aborts.push(m),
+  });
+  cleanups.push(() => {
+    done.forEach((d) => d.abort());
+    pmi2.p_mpi_hook_client_fini(state);
+  });
+  return { state, env, done, stepInfo, aborts };
+}
+
+function startTask(nodeid: number, ltaskid: number): { env: string[]; launch: MpiTaskLaunch; client: Client } {
+  const env = [`SLURM_PROCID=${layout.tids[nodeid]![ltaskid]}`];
+  const launch = pmi2.p_mpi_hook_slurmstepd_task(
+    { jobid, stepid: 0, nnodes: 2, nodeid, node_name: 'n', ntasks: 3, ltasks: layout.tids[nodeid]!.length, gtaskid: layout.tids[nodeid]![ltaskid]!, ltaskid },
+    stepEnvOver(env) as StepEnv,
+  ) as MpiTaskLaunch;
+  const [ours, theirs] = duplexPair();
+  launch.attach!([ours]);
+  return { env, launch, client: new Client(theirs) };
+}
+
+describe('mpi/pmi2 hooks', () => {
+  it("has Slurm's header", () => {
+    expect([pmi2.plugin_type, pmi2.plugin_name, pmi2.init(host)]).toEqual(['mpi/pmi2', 'mpi PMI2 plugin', SLURM_SUCCESS]);
+  });
+
+  it('puts PMI_process_mapping of the layout in the KVS before any task runs', () => {
+    const { state, env } = startStep();
+    expect(state.coordinator.snapshot()).toEqual([['PMI_process_mapping', '(vector,(0,2,1),(0,1,1))']]);
+    expect(env).toEqual([]);
+  });
+
+  it("gives each task Slurm's PMI variables and one socket pair, then serves it", async () => {
+    const { stepInfo } = startStep();
+    expect(pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver([]))).toBe(SLURM_SUCCESS);
+    expect(pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(1), stepEnvOver([]))).toBe(SLURM_SUCCESS);
+    const tasks = [startTask(0, 0), startTask(1, 0), startTask(0, 1)];
+    expect(tasks[2]!.env).toEqual(['SLURM_PROCID=2', 'PMI_FD=3', `PMI_JOBID=${jobid}.0`, 'PMI_RANK=2', 'PMI_SIZE=3']);
+    expect(tasks[2]!.launch.pipes).toBe(1);
+
+    for (const { client } of tasks) client.send('cmd=init pmi_version=1 pmi_subversion=1\n');
+    for (const { client } of tasks) await client.line();
+    tasks[1]!.client.send('cmd=put kvsname=x key=from1 value=hello\n');
+    await tasks[1]!.client.line();
+    for (const { client } of tasks) client.send('cmd=barrier_in\n');
+    for (const { client } of tasks) expect(await client.line()).toBe('cmd=barrier_out rc=0');
+    tasks[0]!.client.send('cmd=get kvsname=x key=from1\n');
+    expect(await tasks[0]!.client.line()).toBe('cmd=get_result rc=0 value=hello');
+  });
+
+  it('closes the connections of a node when its step is done', async () => {
+    const { stepInfo, done } = startStep();
+    pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(1), stepEnvOver([]));
+    const { client } = startTask(1, 0);
+    done[1]!.abort();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(client.ended).toBe(true);
+  });
+
+  it('a task that could not be started counts as one that never used PMI', async () => {
+    const { stepInfo, aborts } = startStep();
+    pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver([]));
+    const launch = pmi2.p_mpi_hook_slurmstepd_task(
+      { jobid, stepid: 0, nnodes: 2, nodeid: 0, node_name: 'n1', ntasks: 3, ltasks: 2, gtaskid: 0, ltaskid: 0 },
+      stepEnvOver([]),
+    ) as MpiTaskLaunch;
+    launch.attach!([]);
+    const { client } = startTask(0, 1);
+    client.send('cmd=init pmi_version=1 pmi_subversion=1\ncmd=barrier_in\n');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(aborts).toEqual(['mpi/pmi2: a fence cannot complete: task 0 ended without using PMI']);
+  });
+
+  it('refuses a node whose step has no coordinator in this process', () => {
+    const { stepInfo, state } = startStep();
+    pmi2.p_mpi_hook_client_fini(state);
+    expect(pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver([]))).toBe(SLURM_ERROR);
+    expect(errors).toEqual([`no PMI coordinator for step ${jobid}.0: a node can only be served from inside tsrun`]);
+  });
+});
