@@ -109,7 +109,11 @@ export async function proctrack_p_add(step: ProctrackStep, pid: number): Promise
   const groups = step.cont_id === null ? undefined : containers.get(step.cont_id);
   if (!groups) return fail(EINVAL, `proctrack/pgid: step ${step.jobid}.${step.stepid} has no container`);
   const pgid = await pgidOf(pid);
-  if (pgid === null) return fail(ESRCH, `proctrack/pgid: no process ${pid} to track`);
+  // Not logged as an error: a task may end before the host gets here, which the host accepts.
+  if (pgid === null) {
+    host?.log.debug(`proctrack/pgid: no process ${pid} to track`);
+    return fail(ESRCH);
+  }
   if (await isOwnGroup(pgid)) return fail(EINVAL, `proctrack/pgid: pid ${pid} is in the step daemon's own process group ${pgid}`);
   groups.add(pgid);
   return SLURM_SUCCESS;

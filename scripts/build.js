@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Builds dist/: one esbuild pass with code splitting, so each command loads only the
 // chunks its path needs (start-up cost is dominated by module loading; see bench/startup.js),
-// then the public .d.ts files for `tslurm/plugin-api` with tsc.
+// then the native helpers (build-native.js), then the public .d.ts files for
+// `tslurm/plugin-api` with tsc.
 import { build } from 'esbuild';
 import { readdirSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { buildNative } from './build-native.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const src = (p) => path.join(root, p);
@@ -45,6 +47,10 @@ await build({
   // Bundled CommonJS dependencies (cli-table3) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __tsCreateRequire } from 'node:module'; const require = __tsCreateRequire(import.meta.url);" },
 });
+
+// After esbuild, which empties dist/. A missing toolchain only prints a line.
+const nativeNote = buildNative(root);
+if (nativeNote) console.warn(nativeNote);
 
 if (!process.argv.includes('--no-types')) {
   execFileSync(process.execPath, [src('node_modules/typescript/bin/tsc'), '-p', src('tsconfig.build.json')], {

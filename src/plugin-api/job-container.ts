@@ -8,16 +8,30 @@
  * - `container_p_create(job_id)` when the job's first step (or batch script) starts on the node;
  * - `container_p_add_cont(job_id, cont_id)` for each step, right after the proctrack plugin
  *   created the step's container;
+ * - `container_p_join(job_id, uid, task)` (optional) for each task, just before it is spawned:
+ *   where Slurm's slurmstepd calls it in the forked child before exec, a plugin here edits the
+ *   task's argv (e.g. prefix it with `unshare`/`nsenter`) and env (e.g. `TMPDIR`);
  * - `container_p_add_pid(job_id, pid, uid)` for each task, right after it is spawned;
  * - `container_p_delete(job_id)` when the job ends on the node (after its last step, when the
  *   job completes, is cancelled or times out);
  * - `container_p_reconfig()` on `tscontrol reconfigure`.
  *
- * Every function is required; a plugin with nothing to do stubs them (see `job_container/none`).
+ * Every function but `container_p_join` is required; a plugin with nothing to do stubs them (see
+ * `job_container/none`). On one host the emulated nodes of a step share one step daemon, so
+ * `container_p_create`/`container_p_delete` come once per job per step-daemon process.
  * On failure return SLURM_ERROR after setting an errno through `host.slurm_seterrno`; errno
  * values are never return values.
  */
 import type { MaybePromise, PluginHeader, Rc, SymbolTable } from './common.js';
+import type { StepEnv } from './mpi.js';
+
+/** A task about to be spawned, as `container_p_join` may change it. */
+export interface ContainerTask {
+  /** The program and its arguments; a plugin may replace it, e.g. prefix a wrapper that enters a namespace. */
+  argv: string[];
+  /** The task's environment. */
+  readonly env: StepEnv;
+}
 
 /** The API version this file describes; a plugin on the older scheme declares `plugin_version = 101`. */
 export const JOB_CONTAINER_API_VERSION = 101;
@@ -46,6 +60,15 @@ export interface JobContainerPlugin extends PluginHeader {
   container_p_add_pid: (job_id: number, pid: number, uid: number) => MaybePromise<Rc>;
 
   /**
+   * Optional (newer Slurm's `container_p_join`): make task `task` start inside job `job_id`'s
+   * container. Called for each task just before it is spawned, after the mpi task hook. Slurm
+   * calls it in the forked child before exec (setns); a plugin here edits `task.argv` (a
+   * wrapper that must `exec` the rest, keeping the pid) and `task.env`. Absent: nothing changes.
+   * @returns SLURM_SUCCESS, or SLURM_ERROR, which fails the step.
+   */
+  container_p_join?: (job_id: number, uid: number, task: ContainerTask) => MaybePromise<Rc>;
+
+  /**
    * The job's container is no longer needed: destroy or invalidate it. It need not be empty.
    * Slurm: `int container_p_delete(uint32_t job_id)`.
    * @returns SLURM_SUCCESS, or SLURM_ERROR (logged; the job still completes).
@@ -59,11 +82,12 @@ export interface JobContainerPlugin extends PluginHeader {
   container_p_reconfig: () => MaybePromise<void>;
 }
 
-/** Every job_container API function; all are required. */
+/** Every job_container API function; all but `container_p_join` are required. */
 export const jobContainerSymbols = {
   container_p_create: 'required',
   container_p_add_cont: 'required',
   container_p_add_pid: 'required',
+  container_p_join: 'optional',
   container_p_delete: 'required',
   container_p_reconfig: 'required',
 } as const satisfies SymbolTable<JobContainerPlugin>;

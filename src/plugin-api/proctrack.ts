@@ -16,6 +16,7 @@
  * values are never return values.
  */
 import type { MaybePromise, PluginHeader, Rc, SymbolTable } from './common.js';
+import type { StepEnv } from './mpi.js';
 
 /** The step as the proctrack plugin sees it (the parts of Slurm's `stepd_step_rec_t` it uses). */
 export interface ProctrackStep {
@@ -28,6 +29,11 @@ export interface ProctrackStep {
   readonly node_name: string;
   /** The step's container, once `proctrack_p_create` made it; else null. */
   readonly cont_id: bigint | null;
+  /**
+   * The environment every task of the step on this node starts from (Slurm's `job->env`), given
+   * to `proctrack_p_create`: a plugin may add a variable that marks the step's processes.
+   */
+  readonly env?: StepEnv;
 }
 
 /** A process tracking plugin. */

@@ -1,14 +1,15 @@
-// One node's share of a step, as slurmstepd runs it (DESIGN.md §3 step 5): the mpi prefork
-// hook once, then per task its env, the mpi task hook and the real process. The same code
+// One node's share of a step, as slurmstepd runs it (DESIGN.md §3 step 5): the job and step
+// containers (step-container.ts), the mpi prefork hook once, then per task its env, the mpi
+// task hook, container_p_join and the real process, put into both containers. The same code
 // serves embedded mode (called in-process by tsrun) and tsstepd (called on a request).
 import { createReadStream } from 'node:fs';
 import type { Writable } from 'node:stream';
-import type { MpiFacade } from '../interfaces/mpi.js';
 import type { MpiStepInfo, MpiStepLayout, MpiTaskInfo } from '../plugin-api/mpi.js';
 import type { NodeLaunchSpec } from './launch-spec.js';
 import { nodeEnv, taskEnv } from './task-env.js';
 import { stepEnvOver } from './step-env.js';
 import { signalTaskGroup, spawnTask, type SpawnedTask, type TaskOutcome } from './spawn-task.js';
+import { StepContainer, type StepdPlugins } from './step-container.js';
 import { compressHostlist } from '../core/hostlist.js';
 import { execFailure, type TaskExit } from '../core/exit-status.js';
 
@@ -34,14 +35,15 @@ export type { TaskExit };
 export interface NodeStep {
   /** The stdin of a task on this node, when it reads tsrun's stdin. */
   stdin(taskId: number): Writable | undefined;
-  /** Signal every task's process group on this node. */
+  /** Signal every process of the step on this node (proctrack_p_signal on its container). */
   signal(signal: NodeJS.Signals): void;
-  /** Resolves when every task ended, the leftovers of their groups were killed and their output drained. */
+  /** Resolves when every task ended, the step's container is empty and their output drained. */
   done: Promise<TaskExit[]>;
 }
 
-export async function launchNode(spec: NodeLaunchSpec, mpi: MpiFacade, sink: NodeIoSink): Promise<NodeStep> {
+export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, sink: NodeIoSink): Promise<NodeStep> {
   const { step, nodeId } = spec;
+  const { mpi } = plugins;
   const nodeName = step.nodeNames[nodeId]!;
   const tids = step.tids[nodeId] ?? [];
   const layout: MpiStepLayout = {
@@ -55,13 +57,20 @@ export async function launchNode(spec: NodeLaunchSpec, mpi: MpiFacade, sink: Nod
   };
   const stepDone = new AbortController();
   const tasks: Array<{ taskId: number; spawned: SpawnedTask }> = [];
+  const report = (error: unknown): void =>
+    sink.daemonError(`tsstepd-${nodeName}: error: ${error instanceof Error ? error.message : String(error)}`);
+  const signal = (sig: NodeJS.Signals): void => {
+    container.signal(sig).catch(report);
+  };
   const abortStep = (message: string, error = false): void => {
     if (sink.abortStep) return sink.abortStep(message, error);
-    sink.daemonError(`tsstepd-${nodeName}: error: ${message}`);
-    for (const { spawned } of tasks) signalTaskGroup(spawned.child, 'SIGKILL');
+    report(message);
+    signal('SIGKILL');
   };
 
   const env = nodeEnv(spec);
+  // Before the env is copied for each task: proctrack_p_create may add a variable to it.
+  const container = await StepContainer.open(plugins, { jobId: step.jobId, stepId: step.stepId, nodeName }, stepEnvOver(env));
   const stepInfo: MpiStepInfo = {
     jobid: step.jobId,
     stepid: step.stepId,
@@ -75,9 +84,9 @@ export async function launchNode(spec: NodeLaunchSpec, mpi: MpiFacade, sink: Nod
     step_done: stepDone.signal,
     abort_step: abortStep,
   };
-  await mpi.stepdPrefork(stepInfo, stepEnvOver(env));
 
   try {
+    await mpi.stepdPrefork(stepInfo, stepEnvOver(env));
     for (const [localId, taskId] of tids.entries()) {
       const envForTask = taskEnv(env, taskId, localId);
       const taskInfo: MpiTaskInfo = {
@@ -93,8 +102,10 @@ export async function launchNode(spec: NodeLaunchSpec, mpi: MpiFacade, sink: Nod
       };
       const launch = await mpi.stepdTask(taskInfo, stepEnvOver(envForTask));
       const stdinKind = spec.stdin === 'none' ? 'ignore' : 'pipe';
-      const argv = spec.argv[localId] ?? spec.argv[0]!;
-      const spawned = spawnTask(argv, envForTask, spec.cwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
+      const joined = { argv: [...(spec.argv[localId] ?? spec.argv[0]!)], env: stepEnvOver(envForTask) };
+      await container.join(joined);
+      const spawned = spawnTask(joined.argv, envForTask, spec.cwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
+      tasks.push({ taskId, spawned });
       if (spawned.child.pid !== undefined) sink.taskStarted?.(spawned.child.pid);
       spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));
       spawned.child.stderr?.on('data', (chunk: Buffer) => sink.stderr(taskId, chunk));
@@ -103,14 +114,19 @@ export async function launchNode(spec: NodeLaunchSpec, mpi: MpiFacade, sink: Nod
       if (stdinFile !== undefined && spawned.child.stdin) {
         createReadStream(stdinFile).on('error', () => spawned.child.stdin?.end()).pipe(spawned.child.stdin);
       } else if (!readsStdin(spec.stdin, taskId)) spawned.child.stdin?.end();
-      tasks.push({ taskId, spawned });
       // The plugin's ends of its pipes (the PMI socket); nobody else would read or close them.
       if (launch?.attach) launch.attach(spawned.pipes);
       else spawned.pipes.forEach((end) => end.destroy());
+      // Only now, with every stream of the task wired synchronously after its spawn, yield.
+      const { child } = spawned;
+      if (child.pid !== undefined) await container.adopt(child.pid, () => child.exitCode !== null || child.signalCode !== null);
     }
   } catch (error) {
-    // A hook failed half-way through the node's tasks: those already started must not outlive it.
+    // A hook failed half-way through the node's tasks: those already started must not outlive
+    // it, including one that proctrack_p_add could not take (hence the group kill as well).
     for (const { spawned } of tasks) signalTaskGroup(spawned.child, 'SIGKILL');
+    await container.close().catch(report);
+    stepDone.abort();
     throw error;
   }
 
@@ -122,9 +138,12 @@ export async function launchNode(spec: NodeLaunchSpec, mpi: MpiFacade, sink: Nod
         return exit;
       }),
     );
-    // The step ends only when its processes are gone: what the tasks left running in their
-    // process groups is killed now, as slurmstepd kills the step's container.
+    // The step ends only when its container is empty: what the tasks left running (daemons,
+    // grandchildren) is killed now, as slurmstepd kills the step's container and waits. Each
+    // task leads its own group, so the groups are killed too: a task that ended before
+    // proctrack_p_add could see it may have left children there.
     for (const { spawned } of tasks) signalTaskGroup(spawned.child, 'SIGKILL');
+    await container.close().catch(report);
     await Promise.all(tasks.map((t) => t.spawned.closed));
     stepDone.abort();
     return exits;
@@ -132,9 +151,7 @@ export async function launchNode(spec: NodeLaunchSpec, mpi: MpiFacade, sink: Nod
 
   return {
     stdin: (taskId) => (readsStdin(spec.stdin, taskId) ? (tasks.find((t) => t.taskId === taskId)?.spawned.child.stdin ?? undefined) : undefined),
-    signal: (signal) => {
-      for (const { spawned } of tasks) signalTaskGroup(spawned.child, signal);
-    },
+    signal,
     done,
   };
 }

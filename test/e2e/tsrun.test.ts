@@ -311,7 +311,11 @@ describe('--exclusive', () => {
 describe('--mpi=list and --test-only', () => {
   it('lists the mpi plugins on stdout as srun does', async () => {
     const r = await runBin('tsrun', ['--mpi=list']);
-    expect(r).toEqual({ exitCode: 0, stdout: 'MPI plugin types are...\n\tnone\n\tpmi2\n', stderr: '' });
+    expect(r).toEqual({
+      exitCode: 0,
+      stdout: 'MPI plugin types are...\n\tnone\n\tpmi2\n\tpmix\nspecific pmix plugin versions available: pmix_v4\n',
+      stderr: '',
+    });
   });
 
   it('says where the job would run and runs nothing', async () => {

@@ -23,6 +23,8 @@ export interface StepAllocation {
   gpusPerNode: number[][];
   /** Minutes, or INFINITE. */
   timeLimit: number;
+  /** tsrun created this job (it ends with the step), rather than running a step of an enclosing one. */
+  ownJob: boolean;
   /** Ends the step (and the job, when tsrun created it) in the select plugin. */
   release(): Promise<void>;
 }
@@ -49,6 +51,7 @@ export async function resolveAllocation(
     cpusPerNode: resources.cpus,
     gpusPerNode: resources.gres_allocated.map((specs) => specs.filter((s) => s.name === 'gpu').flatMap((s) => [...(s.indices ?? [])])),
     timeLimit: job.time_limit,
+    ownJob: true,
     release: async () => {
       await select.finishStep(
         {
@@ -86,6 +89,7 @@ function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir: strin
     cpusPerNode: chosen.map((i) => jobCpus[i] ?? 1),
     gpusPerNode: chosen.map(() => []),
     timeLimit: INFINITE,
+    ownJob: false,
     release: async () => {},
   };
 }

@@ -4,9 +4,9 @@
 import { foldTaskExits, type TaskExit } from '../../core/exit-status.js';
 import type { Logger } from '../../core/log.js';
 import type { StepLayout } from '../../core/step-layout.js';
-import type { MpiFacade } from '../../interfaces/mpi.js';
 import { launchNode, type NodeStep } from '../../stepd/launch-node.js';
 import { startReaper } from '../../stepd/reaper.js';
+import type { StepdPlugins } from '../../stepd/step-container.js';
 import type { NodeLaunchSpec, StepFacts } from '../../stepd/launch-spec.js';
 import type { StepAllocation } from './allocation-source.js';
 import { readMultiProg } from './multi-prog.js';
@@ -21,7 +21,8 @@ export interface LaunchContext {
   layout: StepLayout;
   facts: StepFacts;
   env: string[];
-  mpi: MpiFacade;
+  /** The step's mpi plugin and the cluster's job_container and proctrack plugins. */
+  plugins: StepdPlugins;
   log: Logger;
   /** Where the mpi client state's abort_step lands (nodes' aborts come through the sink). */
   abort?: StepAbort;
@@ -57,6 +58,9 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
   const running = new Set<number>(layout.nodeOfTask.keys());
   const exits: TaskExit[] = [];
   const nodes: NodeStep[] = [];
+  // Signals asked for while nodes were still starting (a task may end, and -K fire, before
+  // every node's launch returned); they reach the nodes once they are known.
+  const early: NodeJS.Signals[] = [];
   const watch = watchStep({
     stepId,
     firstNode: layout.nodes[0]!,
@@ -64,7 +68,7 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
     killOnBadExit: req.killOnBadExit,
     log,
     running: () => [...running],
-    signalAll: (signal) => nodes.forEach((node) => node.signal(signal)),
+    signalAll: (signal) => (nodes.length === 0 ? early.push(signal) : nodes.forEach((node) => node.signal(signal))),
   });
   const reaper = startReaper(killWaitSeconds());
   const sink = output.sink(process.stderr);
@@ -80,8 +84,9 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
   try {
     const argvs = req.multiProg ? readMultiProg(req.command[0]!, facts.ntasks) : undefined;
     const specs = layout.nodes.map((_, nodeId) => nodeSpec(ctx, nodeId, argvs, stdinPlan));
-    const launched = await Promise.allSettled(specs.map((spec) => launchNode(spec, ctx.mpi, sink)));
+    const launched = await Promise.allSettled(specs.map((spec) => launchNode(spec, ctx.plugins, sink)));
     for (const result of launched) if (result.status === 'fulfilled') nodes.push(result.value);
+    for (const signal of early) nodes.forEach((node) => node.signal(signal));
     // An abort that came while other nodes were still starting reaches their tasks now.
     if (watch.aborted) nodes.forEach((node) => node.signal('SIGKILL'));
     const failed = launched.find((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -13,6 +13,9 @@ import { resolveStateDir } from '../../config/state-dir.js';
 import { createPluginRegistry } from '../../plugin-host/create.js';
 import type { PluginRegistry } from '../../plugin-host/registry.js';
 import { MpiFacade } from '../../interfaces/mpi.js';
+import { JobContainerFacade } from '../../interfaces/job-container.js';
+import { ProctrackFacade } from '../../interfaces/proctrack.js';
+import type { StepdPlugins } from '../../stepd/step-container.js';
 import { stepEnvOver } from '../../stepd/step-env.js';
 import type { StepFacts } from '../../stepd/launch-spec.js';
 import { exportedEnv } from './export-env.js';
@@ -37,9 +40,21 @@ export async function runStep(req: StepRequest, ctx: RunContext): Promise<number
     const alloc = await resolveAllocation(req, config, registry, log, stateDir);
     try {
       if (req.testOnly) return reportTestOnly(alloc, log);
+      const plugins: StepdPlugins = {
+        mpi,
+        container: new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs),
+        proctrack: new ProctrackFacade(await registry.get('proctrack', config.plugins.proctrack), registry.timeoutMs),
+      };
       const layout = layoutFor(req, alloc);
       const facts = stepFacts(req, alloc, layout, mpi, config.clusterName);
-      return await runWithMpi(req, alloc, layout, facts, mpi, log);
+      try {
+        return await runWithMpi(req, alloc, layout, facts, plugins, log);
+      } finally {
+        // The job ends with its only step when tsrun created it (DESIGN.md §3 step 7); a step of
+        // an enclosing job leaves the job's container to the job's end.
+        // A failed delete is logged; the job still completes (Job Container API page).
+        if (alloc.ownJob) await plugins.container.delete(alloc.jobId).catch((error: Error) => log.error(error.message));
+      }
     } finally {
       await alloc.release();
     }
@@ -120,9 +135,10 @@ async function runWithMpi(
   alloc: StepAllocation,
   layout: StepLayout,
   facts: StepFacts,
-  mpi: MpiFacade,
+  plugins: StepdPlugins,
   log: Logger,
 ): Promise<number> {
+  const { mpi } = plugins;
   const env = exportedEnv(req.export, process.env);
   const abort = new StepAbort();
   const state = await mpi.clientPrelaunch(
@@ -145,7 +161,7 @@ async function runWithMpi(
   let failure: unknown;
   let status = 0;
   try {
-    status = await launchStep({ req, alloc, layout, facts, env, mpi, log, abort });
+    status = await launchStep({ req, alloc, layout, facts, env, plugins, log, abort });
   } catch (error) {
     failure = error;
   }

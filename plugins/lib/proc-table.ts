@@ -1,0 +1,51 @@
+// A snapshot of /proc for the proctrack plugins: pid, parent, process group and state of every
+// process, read from /proc/<pid>/stat (comm may hold spaces and ')', so fields are counted
+// from the last ')').
+import { readFile, readdir } from 'node:fs/promises';
+
+export interface ProcEntry {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** One letter: R, S, D, Z (zombie), X (dead), T, ... */
+  state: string;
+}
+
+export function parseStat(pid: number, text: string): ProcEntry | null {
+  const close = text.lastIndexOf(')');
+  if (close < 0) return null;
+  const [state, ppid, pgrp] = text.slice(close + 2).split(' ');
+  const entry = { pid, ppid: Number(ppid), pgid: Number(pgrp), state: state ?? '' };
+  if (entry.state.length !== 1 || !Number.isInteger(entry.ppid) || !Number.isInteger(entry.pgid)) return null;
+  return entry;
+}
+
+export async function readProc(pid: number | 'self'): Promise<ProcEntry | null> {
+  try {
+    const text = await readFile(`/proc/${pid}/stat`, 'latin1');
+    return parseStat(pid === 'self' ? process.pid : pid, text);
+  } catch {
+    return null;
+  }
+}
+
+/** Every process readable now (a process may vanish between readdir and read: it is left out). */
+export async function procTable(): Promise<ProcEntry[]> {
+  const pids = (await readdir('/proc')).filter((name) => /^[0-9]+$/.test(name)).map(Number);
+  const entries = await Promise.all(pids.map((pid) => readProc(pid)));
+  return entries.filter((e): e is ProcEntry => e !== null);
+}
+
+/** Not a zombie (Slurm: "Defunct, don't try to kill"), which lingers under a PID 1 that does not reap. */
+export function isLive(entry: ProcEntry): boolean {
+  return entry.state !== 'Z' && entry.state !== 'X';
+}
+
+/** `VAR=value` strings of a process's initial environment, or [] when unreadable. */
+export async function environOf(pid: number): Promise<string[]> {
+  try {
+    return (await readFile(`/proc/${pid}/environ`, 'latin1')).split('\0');
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,34 @@
+// Builds the native helpers into dist/native/ when their toolchain is present. Today: the PMIx
+// server helper of mpi/pmix (native/pmix-server), which needs libpmix-dev (found through
+// pkg-config) and a C compiler. Anything missing is not a build failure: the helper is simply
+// not built, and `tsrun --mpi=pmix` says so.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+function run(cmd, args) {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Compiles tspmix_server into `<root>/dist/native/`; returns a line saying what happened. */
+export function buildNative(root) {
+  const cc = process.env.CC || ['cc', 'gcc', 'clang'].find((c) => run(c, ['--version']) !== undefined);
+  if (!cc) return 'native: no C compiler found, mpi/pmix helper not built';
+  const flags = run('pkg-config', ['--cflags', '--libs', 'pmix']);
+  if (flags === undefined) return 'native: pmix not found by pkg-config (apt-get install libpmix-dev pkg-config), mpi/pmix helper not built';
+  const out = path.join(root, 'dist', 'native');
+  mkdirSync(out, { recursive: true });
+  const source = path.join(root, 'native', 'pmix-server', 'tspmix_server.c');
+  try {
+    execFileSync(cc, ['-O2', '-Wall', '-o', path.join(out, 'tspmix_server'), source, ...flags.split(/\s+/).filter(Boolean), '-lpthread'], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+  } catch {
+    return `native: ${cc} failed on ${path.relative(root, source)}, mpi/pmix helper not built`;
+  }
+  return undefined;
+}

@@ -1,0 +1,77 @@
+// One node's step as the job_container and proctrack plugins see it (slurmstepd's
+// _fork_all_tasks and its end): the job's container and the step's proctrack container before
+// the first task, each task put into both, every signal sent to the whole container, and a
+// step that ends only once its container is empty.
+import type { JobContainerFacade } from '../interfaces/job-container.js';
+import type { MpiFacade } from '../interfaces/mpi.js';
+import type { ProctrackFacade } from '../interfaces/proctrack.js';
+import type { ContainerTask } from '../plugin-api/job-container.js';
+import type { StepEnv } from '../plugin-api/mpi.js';
+import type { ProctrackStep } from '../plugin-api/proctrack.js';
+
+/** The plugins a step daemon runs a step with. */
+export interface StepdPlugins {
+  mpi: MpiFacade;
+  container: JobContainerFacade;
+  proctrack: ProctrackFacade;
+}
+
+export class StepContainer {
+  private contAdded = false;
+
+  private constructor(
+    private readonly plugins: StepdPlugins,
+    readonly step: ProctrackStep & { cont_id: bigint },
+  ) {}
+
+  /** container_g_create (once per job here), then proctrack_g_create for the step. */
+  static async open(plugins: StepdPlugins, ids: { jobId: number; stepId: number; nodeName: string }, env: StepEnv): Promise<StepContainer> {
+    const uid = process.getuid?.() ?? 0;
+    const gid = process.getgid?.() ?? 0;
+    await plugins.container.create(ids.jobId);
+    const base = { jobid: ids.jobId, stepid: ids.stepId, uid, gid, node_name: ids.nodeName, cont_id: null };
+    const contId = await plugins.proctrack.create({ ...base, env });
+    return new StepContainer(plugins, { ...base, cont_id: contId });
+  }
+
+  /** container_g_join, just before a task's spawn: the plugin may wrap its argv and edit its env. */
+  join(task: ContainerTask): Promise<void> {
+    return this.plugins.container.join(this.step.jobid, this.step.uid, task);
+  }
+
+  /**
+   * A task was spawned: proctrack_g_add, container_g_add_cont (first task only),
+   * container_g_add_pid. Slurm's child waits before exec until it is tracked; a task here may
+   * already have ended (`gone()`), which is no failure: there is nothing left to track.
+   */
+  async adopt(pid: number, gone: () => boolean): Promise<void> {
+    let tracked = true;
+    await this.plugins.proctrack.add(this.step, pid).catch((error: unknown) => {
+      if (!gone()) throw error;
+      tracked = false;
+    });
+    if (!this.contAdded) {
+      this.contAdded = true;
+      await this.plugins.container.addCont(this.step.jobid, this.step.cont_id);
+    }
+    if (tracked) await this.plugins.container.addPid(this.step.jobid, pid, this.step.uid);
+  }
+
+  /** proctrack_g_signal: every process of the step, grandchildren included. */
+  signal(signal: NodeJS.Signals): Promise<void> {
+    return this.plugins.proctrack.signal(this.step.cont_id, signal);
+  }
+
+  /**
+   * The step is over: SIGKILL whatever is left, proctrack_g_wait until the container is empty,
+   * then proctrack_g_destroy (also when the wait failed; the failure is rethrown after it).
+   */
+  async close(): Promise<void> {
+    try {
+      await this.signal('SIGKILL');
+      await this.plugins.proctrack.wait(this.step.cont_id);
+    } finally {
+      await this.plugins.proctrack.destroy(this.step.cont_id);
+    }
+  }
+}

@@ -1,0 +1,125 @@
+// Every way a step ends leaves no process behind (DESIGN.md §8): the step daemon signals the
+// step's proctrack container and waits until it is empty. The tasks start a daemon (setsid),
+// a double-forked grandchild, and ignore SIGTERM; /proc is scanned for anything left.
+import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fixture, runBin, startBin } from '../helpers/run-bin.js';
+import { leftovers, liveWithMark } from '../helpers/proc-scan.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const LINUXPROC = fixture('clusters', 'job-container-cncu.yaml');
+
+// Each task: a setsid daemon, a double-forked sleep, then (optionally) it ignores SIGTERM
+// (inherited by what it starts next) and waits; `ready` files say the task got that far.
+function script(dir: string, tail: string): string {
+  return [
+    `setsid sh -c 'sleep 300' &`,
+    `(sh -c 'sleep 301' &)`,
+    tail,
+  ].join('\n').replace('READY', `touch ${dir}/ready-$SLURM_PROCID`);
+}
+
+function marked(mark: string, extra: string[] = []): string[] {
+  return [`--export=ALL,TSLURM_TEST_MARK=${mark}`, ...extra];
+}
+
+async function ready(dir: string, n: number): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (Array.from({ length: n }, (_, t) => path.join(dir, `ready-${t}`)).every((f) => existsSync(f))) return;
+    await sleep(25);
+  }
+  throw new Error('tasks did not start');
+}
+
+describe('no process outlives its step (proctrack/linuxproc)', () => {
+  it('normal exit: the daemons a task left are killed and tsrun returns', async () => {
+    const mark = randomUUID();
+    const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-clean-'));
+    const r = await runBin('tsrun', ['--cluster', LINUXPROC, ...marked(mark), '-N2', '-n2', 'sh', '-c', script(dir, 'READY; exit 0')], { timeout: 20_000 });
+    expect(r).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(await leftovers(mark)).toEqual([]);
+  });
+
+  it('-K: a failing task ends the step; SIGTERM-ignoring tasks get SIGKILL after KillWait', async () => {
+    const mark = randomUUID();
+    const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-clean-'));
+    const tail = `READY; if [ $SLURM_PROCID = 1 ]; then sleep 0.5; exit 3; fi; trap '' TERM; sleep 300`;
+    const r = await runBin('tsrun', ['--cluster', LINUXPROC, ...marked(mark), '-K', '-n3', 'sh', '-c', script(dir, tail)], {
+      env: { TSLURM_KILL_WAIT: '1' },
+      timeout: 20_000,
+    });
+    expect(r.exitCode).toBe(137);
+    expect(r.stderr).toContain('tsrun: error: node1: task 1: Exited with exit code 3');
+    expect(r.stderr).toContain('tsrun: error: node1: tasks 0,2: Killed');
+    expect(await leftovers(mark)).toEqual([]);
+  });
+
+  it('-t: the time limit ends the step and everything in it', async () => {
+    const mark = randomUUID();
+    const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-clean-'));
+    const r = await runBin('tsrun', ['--cluster', LINUXPROC, ...marked(mark), '-t', '1', '-n2', 'sh', '-c', script(dir, `READY; trap '' TERM; sleep 300`)], {
+      env: { TSLURM_MINUTE_SECONDS: '1', TSLURM_KILL_WAIT: '1' },
+      timeout: 20_000,
+    });
+    expect(r.exitCode).toBe(137);
+    expect(r.stderr).toMatch(/CANCELLED AT \S+ DUE TO TIME LIMIT/);
+    expect(await leftovers(mark)).toEqual([]);
+  });
+
+  it('SIGTERM to tsrun reaches the whole container', async () => {
+    const mark = randomUUID();
+    const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-clean-'));
+    const run = startBin('tsrun', ['--cluster', LINUXPROC, ...marked(mark), '-N2', '-n2', 'sh', '-c', script(dir, 'READY; wait')], {
+      env: { TSLURM_KILL_WAIT: '1' },
+    });
+    await ready(dir, 2);
+    expect(liveWithMark(mark).length).toBeGreaterThanOrEqual(6);
+    run.kill('SIGTERM');
+    const r = await run;
+    expect(r.exitCode).toBe(143);
+    expect(String(r.stderr)).toContain('tsrun: error: node1: task 0: Terminated\ntsrun: error: node2: task 1: Terminated\n');
+    expect(await leftovers(mark)).toEqual([]);
+  });
+});
+
+describe('proctrack/pgid (the default) ends what stays in the tasks\' process groups', () => {
+  it('-t with a double-forked grandchild that ignores SIGTERM', async () => {
+    const mark = randomUUID();
+    const r = await runBin('tsrun', [...marked(mark), '-t', '1', '-n2', 'sh', '-c', `trap '' TERM; (sh -c 'sleep 301' &); sleep 300`], {
+      env: { TSLURM_MINUTE_SECONDS: '1', TSLURM_KILL_WAIT: '1' },
+      timeout: 20_000,
+    });
+    expect(r.exitCode).toBe(137);
+    expect(await leftovers(mark)).toEqual([]);
+  });
+});
+
+describe('job_container/cncu', () => {
+  it('runs the clean-up command when the job ends, with the job id and its containers', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-cncu-'));
+    const out = path.join(dir, 'cleanup.txt');
+    const yaml = readFileSync(LINUXPROC, 'utf8').replace(/cleanup_command: .*/, `cleanup_command: 'echo "$SLURM_JOB_ID $SLURM_CONTAINER_IDS" > ${out}'`);
+    const cluster = path.join(dir, 'cluster.yaml');
+    await import('node:fs/promises').then((fs) => fs.writeFile(cluster, yaml));
+    const r = await runBin('tsrun', ['--cluster', cluster, '-N2', '-n2', 'true']);
+    expect(r).toMatchObject({ exitCode: 0, stderr: '' });
+    // One job (1), two nodes: two proctrack containers, both handles of proctrack/linuxproc.
+    expect(readFileSync(out, 'utf8')).toMatch(/^1 \d+,\d+\n$/);
+  });
+
+  it('reports a failing clean-up command and still completes the job', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-cncu-'));
+    const yaml = readFileSync(LINUXPROC, 'utf8').replace(/cleanup_command: .*/, `cleanup_command: 'echo no disk >&2; exit 3'`);
+    const cluster = path.join(dir, 'cluster.yaml');
+    await import('node:fs/promises').then((fs) => fs.writeFile(cluster, yaml));
+    const r = await runBin('tsrun', ['--cluster', cluster, '-n1', 'true']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe(
+      'tsrun: error: job_container/cncu: clean-up command for job 1 exited with 3: no disk\n' +
+        'tsrun: error: job_container/cncu: container_p_delete: failed: I/o error\n',
+    );
+  });
+});
