@@ -1,6 +1,11 @@
-// tsrun's side of the reaper (reaper-main.ts): start it, tell it about task process groups,
-// and say "done" when the step ended normally.
+// tsrun's side of the reaper (reaper-main.ts): start it, record each task's process group in a
+// file with a synchronous write (so a tsrun killed right after a spawn has already told it),
+// and mark the file "done" when the step ended normally. The reaper's stdin is only a lifeline:
+// it ends when tsrun ends, however it ends.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface Reaper {
@@ -14,31 +19,27 @@ export interface Reaper {
 export function startReaper(killWaitSeconds: number): Reaper {
   const main = fileURLToPath(new URL('../stepd/reaper.js', import.meta.url));
   let child: ChildProcess | undefined;
+  let fd: number | undefined;
   try {
-    child = spawn(process.execPath, [main, String(killWaitSeconds)], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    const registry = path.join(mkdtempSync(path.join(tmpdir(), 'tslurm-reaper-')), 'groups');
+    fd = openSync(registry, 'a', 0o600);
+    child = spawn(process.execPath, [main, String(killWaitSeconds), registry], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('error', () => {});
     child.stdin?.on('error', () => {});
     child.unref();
   } catch {
     child = undefined; // without a reaper tsrun still works; only the SIGKILL case is unguarded
   }
-  // Lines are sent in one write per turn of the event loop: a step of 256 tasks would
-  // otherwise cost 256 system calls while its tasks are being started.
-  let pending: string[] = [];
-  const flush = (): void => {
-    if (pending.length > 0 && child?.stdin?.writable) child.stdin.write(`${pending.join('\n')}\n`);
-    pending = [];
-  };
-  const send = (line: string): void => {
-    if (pending.length === 0) setImmediate(flush);
-    pending.push(line);
+  const record = (line: string): void => {
+    if (fd !== undefined) writeSync(fd, `${line}\n`);
   };
   return {
-    track: (pgid) => send(`+${pgid}`),
-    untrack: (pgid) => send(`-${pgid}`),
+    track: (pgid) => record(`+${pgid}`),
+    untrack: (pgid) => record(`-${pgid}`),
     done: () => {
-      pending.push('done');
-      flush();
+      record('done');
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
       child?.stdin?.end();
     },
   };

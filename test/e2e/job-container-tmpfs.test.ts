@@ -39,7 +39,8 @@ describe(`job_container/tmpfs (${NAMESPACES ? 'mount namespaces: running as root
     const run = () => runBin('tsrun', ['--cluster', file, '-N2', '-n2', '-l', 'sh', '-c', task], { env: { TSLURM_STATE_DIR: state } });
     const [a, b] = await Promise.all([run(), run()]);
     for (const r of [a, b]) expect(r).toMatchObject({ exitCode: 0, stderr: '' });
-    const seen = [a, b].map((r) => r.stdout.split('\n').filter((l) => l.startsWith('0: job-') || l.startsWith('1: job-')));
+    // Tasks of a step write concurrently: compare their lines in task order.
+    const seen = [a, b].map((r) => r.stdout.split('\n').filter((l) => l.startsWith('0: job-') || l.startsWith('1: job-')).sort());
     const jobs = seen.map((lines) => /job-(\d+)-/.exec(lines[0]!)![1]!).sort();
     expect(jobs).toEqual(['1', '2']);
     for (const lines of seen) {

@@ -80,7 +80,9 @@ describe('no process outlives its step (proctrack/linuxproc)', () => {
     run.kill('SIGTERM');
     const r = await run;
     expect(r.exitCode).toBe(143);
-    expect(String(r.stderr)).toContain('tsrun: error: node1: task 0: Terminated\ntsrun: error: node2: task 1: Terminated\n');
+    // The two nodes' lines come in the order their tasks ended.
+    expect(String(r.stderr)).toContain('tsrun: error: node1: task 0: Terminated\n');
+    expect(String(r.stderr)).toContain('tsrun: error: node2: task 1: Terminated\n');
     expect(await leftovers(mark)).toEqual([]);
   });
 });
