@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark in this directory, one after another.
 await import('./startup.js');
 await import('./tsrun.js');
+await import('./mpi.js');
 await import('./micro-hostlist-bitmap.js').catch((error) => {
   if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
 });

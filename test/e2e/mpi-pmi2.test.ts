@@ -79,6 +79,7 @@ describe.runIf(toolchain)('MPICH and libpmi2 programs under --mpi=pmi2', () => {
     [['-N2', '-n3'], 3],
     [['-n4', '-m', 'cyclic'], 4],
     [['-N2', '-n4', '-m', 'cyclic'], 4],
+    [['-N4', '-n4'], 4],
   ])('hello %j: every rank starts, allreduce and ring are right', async (args, n) => {
     const r = await tsrun(['-l', ...args, bin.hello]);
     expect({ exitCode: r.exitCode, stdout: lines(r.stdout), stderr: r.stderr }).toEqual({ exitCode: 0, stdout: hello(n), stderr: '' });
