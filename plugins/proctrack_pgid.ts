@@ -108,12 +108,15 @@ export function proctrack_p_create(step: ProctrackStep): bigint {
 export async function proctrack_p_add(step: ProctrackStep, pid: number): Promise<Rc> {
   const groups = step.cont_id === null ? undefined : containers.get(step.cont_id);
   if (!groups) return fail(EINVAL, `proctrack/pgid: step ${step.jobid}.${step.stepid} has no container`);
-  const pgid = await pgidOf(pid);
+  const stat = Number.isInteger(pid) && pid > 0 ? await statOf(pid) : null;
   // Not logged as an error: a task may end before the host gets here, which the host accepts.
-  if (pgid === null) {
+  // A process on its way out (zombie, or dead with its group already released: the kernel
+  // then reports pgrp 0 or -1) is such a task too.
+  if (stat === null || stat.state === 'Z' || stat.state === 'X' || stat.pgid <= 0) {
     host?.log.debug(`proctrack/pgid: no process ${pid} to track`);
     return fail(ESRCH);
   }
+  const pgid = stat.pgid;
   if (await isOwnGroup(pgid)) return fail(EINVAL, `proctrack/pgid: pid ${pid} is in the step daemon's own process group ${pgid}`);
   groups.add(pgid);
   return SLURM_SUCCESS;
