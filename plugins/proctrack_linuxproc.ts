@@ -14,7 +14,6 @@
 // whatever a task starts inherits it unless it clears its environment.
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   SLURM_ERROR,
   SLURM_SUCCESS,
@@ -25,6 +24,8 @@ import {
 } from '../src/plugin-api/index.js';
 import { environOf, isLive, procTable, readProc, type ProcEntry } from './lib/proc-table.js';
 
+import { killUntilEmpty } from './lib/kill-wait.js';
+
 export const plugin_name = 'Process tracking via linux /proc';
 export const plugin_type = 'proctrack/linuxproc';
 export const plugin_version = SLURM_VERSION_NUMBER(0, 1, 0);
@@ -34,8 +35,6 @@ const HANDLE_BASE = 1n << 32n;
 const MARK_VAR = 'TSLURM_PROCTRACK_MARK';
 // Slurm's UnkillableStepTimeout default; option `unkillable_timeout` (seconds) overrides it.
 const DEFAULT_UNKILLABLE_TIMEOUT = 60;
-const FIRST_DELAY_MS = 100;
-const MAX_DELAY_MS = 32_000;
 
 interface Container {
   roots: Set<number>;
@@ -162,18 +161,9 @@ export async function proctrack_p_has_pid(cont_id: bigint, pid: number): Promise
 export async function proctrack_p_wait(cont_id: bigint): Promise<Rc> {
   const c = containerOf(cont_id);
   if (c === null) return fail(EINVAL);
-  const start = Date.now();
-  let delay = FIRST_DELAY_MS;
-  for (;;) {
-    if ((await members(c)).length === 0) return SLURM_SUCCESS;
-    const elapsed = (Date.now() - start) / 1000;
-    if (elapsed >= unkillableTimeout) {
-      return fail(EBUSY, `Unable to destroy container ${cont_id} in linuxproc plugin, giving up after ${Math.floor(elapsed)} sec`);
-    }
-    await proctrack_p_signal(cont_id, constants.signals.SIGKILL);
-    await sleep(Math.min(delay, Math.max(0, unkillableTimeout * 1000 - (Date.now() - start))));
-    delay = Math.min(delay * 2, MAX_DELAY_MS);
-  }
+  const result = await killUntilEmpty(() => members(c), () => proctrack_p_signal(cont_id, constants.signals.SIGKILL), unkillableTimeout);
+  if (result.empty) return SLURM_SUCCESS;
+  return fail(EBUSY, `Unable to destroy container ${cont_id} in linuxproc plugin, giving up after ${result.elapsedSeconds} sec`);
 }
 
 export async function proctrack_p_get_pids(cont_id: bigint): Promise<number[] | null> {

@@ -7,9 +7,7 @@
 // handle (≥ 2^32, never a pid) and proctrack_p_add records the pgid of each task behind it.
 // Node's spawn cannot make a task join another's group, so a handle may hold several groups.
 // Ids below 2^32 are plain pgids, as in Slurm (proctrack_p_find of an untracked process).
-import { readFile, readdir } from 'node:fs/promises';
 import { constants } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   SLURM_ERROR,
   SLURM_SUCCESS,
@@ -19,6 +17,9 @@ import {
   type Rc,
 } from '../src/plugin-api/index.js';
 
+import { killUntilEmpty } from './lib/kill-wait.js';
+import { isLive, procTable, readProc } from './lib/proc-table.js';
+
 export const plugin_name = 'Process tracking via process group ID plugin';
 export const plugin_type = 'proctrack/pgid';
 export const plugin_version = SLURM_VERSION_NUMBER(0, 1, 0);
@@ -27,10 +28,6 @@ const { ESRCH, EINVAL, EBUSY } = constants.errno;
 const HANDLE_BASE = 1n << 32n;
 // Slurm's UnkillableStepTimeout default; option `unkillable_timeout` (seconds) overrides it.
 const DEFAULT_UNKILLABLE_TIMEOUT = 60;
-// Slurm sleeps 1 s after each SIGKILL, doubling up to 32 s. SIGKILLed processes are usually
-// gone within milliseconds, so the first pause here is shorter; the doubling and cap are Slurm's.
-const FIRST_DELAY_MS = 100;
-const MAX_DELAY_MS = 32_000;
 
 let host: PluginHost | undefined;
 let unkillableTimeout = DEFAULT_UNKILLABLE_TIMEOUT;
@@ -59,33 +56,14 @@ function fail(errnum: number, message?: string): typeof SLURM_ERROR {
   return SLURM_ERROR;
 }
 
-// Fields 3 (state) and 5 (pgrp) of a /proc/<pid>/stat line; comm (field 2) may hold spaces
-// and ')', so the fields after it are counted from the last ')'.
-function parseStat(text: string): { state: string; pgid: number } | null {
-  const close = text.lastIndexOf(')');
-  if (close < 0) return null;
-  const [state, , pgrp] = text.slice(close + 2).split(' ');
-  const pgid = Number(pgrp);
-  if (state === undefined || state.length !== 1 || pgrp === '' || !Number.isInteger(pgid)) return null;
-  return { state, pgid };
-}
-
-async function statOf(pid: number | 'self'): Promise<{ state: string; pgid: number } | null> {
-  try {
-    return parseStat(await readFile(`/proc/${pid}/stat`, 'latin1'));
-  } catch {
-    return null;
-  }
-}
-
 async function pgidOf(pid: number): Promise<number | null> {
   if (!Number.isInteger(pid) || pid <= 0) return null;
-  return (await statOf(pid))?.pgid ?? null;
+  return (await readProc(pid))?.pgid ?? null;
 }
 
 // Slurm refuses to killpg its own process group ("would kill caller!").
 async function isOwnGroup(pgid: number): Promise<boolean> {
-  ownPgid ??= (await statOf('self'))?.pgid;
+  ownPgid ??= (await readProc('self'))?.pgid;
   return pgid <= 1 || pgid === process.pid || pgid === ownPgid;
 }
 
@@ -108,7 +86,7 @@ export function proctrack_p_create(step: ProctrackStep): bigint {
 export async function proctrack_p_add(step: ProctrackStep, pid: number): Promise<Rc> {
   const groups = step.cont_id === null ? undefined : containers.get(step.cont_id);
   if (!groups) return fail(EINVAL, `proctrack/pgid: step ${step.jobid}.${step.stepid} has no container`);
-  const stat = Number.isInteger(pid) && pid > 0 ? await statOf(pid) : null;
+  const stat = Number.isInteger(pid) && pid > 0 ? await readProc(pid) : null;
   // Not logged as an error: a task may end before the host gets here, which the host accepts.
   // A process on its way out (zombie, or dead with its group already released: the kernel
   // then reports pgrp 0 or -1) is such a task too.
@@ -163,18 +141,9 @@ export async function proctrack_p_has_pid(cont_id: bigint, pid: number): Promise
 export async function proctrack_p_wait(cont_id: bigint): Promise<Rc> {
   const groups = groupsOf(cont_id);
   if (groups === null) return fail(EINVAL);
-  const start = Date.now();
-  let delay = FIRST_DELAY_MS;
-  for (;;) {
-    if ((await livePids(groups)).length === 0) return SLURM_SUCCESS;
-    const elapsed = (Date.now() - start) / 1000;
-    if (elapsed >= unkillableTimeout) {
-      return fail(EBUSY, `Unable to destroy container ${cont_id} in pgid plugin, giving up after ${Math.floor(elapsed)} sec`);
-    }
-    await proctrack_p_signal(cont_id, constants.signals.SIGKILL);
-    await sleep(Math.min(delay, Math.max(0, unkillableTimeout * 1000 - (Date.now() - start))));
-    delay = Math.min(delay * 2, MAX_DELAY_MS);
-  }
+  const result = await killUntilEmpty(() => livePids(groups), () => proctrack_p_signal(cont_id, constants.signals.SIGKILL), unkillableTimeout);
+  if (result.empty) return SLURM_SUCCESS;
+  return fail(EBUSY, `Unable to destroy container ${cont_id} in pgid plugin, giving up after ${result.elapsedSeconds} sec`);
 }
 
 export async function proctrack_p_get_pids(cont_id: bigint): Promise<number[] | null> {
@@ -199,12 +168,6 @@ function errnoOf(err: unknown): number {
 // Every process in one of `groups`, zombies left out (Slurm: "Defunct, don't try to kill").
 async function livePids(groups: readonly number[]): Promise<number[]> {
   if (groups.length === 0) return [];
-  const pids = (await readdir('/proc')).filter((name) => /^[0-9]+$/.test(name)).map(Number);
-  const stats = await Promise.all(pids.map((pid) => statOf(pid)));
-  return pids
-    .filter((_, i) => {
-      const stat = stats[i];
-      return stat != null && groups.includes(stat.pgid) && stat.state !== 'Z' && stat.state !== 'X';
-    })
-    .sort((a, b) => a - b);
+  const table = await procTable();
+  return table.filter((e) => groups.includes(e.pgid) && isLive(e)).map((e) => e.pid).sort((a, b) => a - b);
 }
