@@ -20,6 +20,7 @@ const entryPoints = {
   'plugin-api/index': src('src/plugin-api/index.ts'),
   index: src('src/index.ts'),
   'stepd/reaper': src('src/stepd/reaper-main.ts'),
+  'stepd/batch': src('src/stepd/batch-main.ts'),
 };
 for (const dir of readdirSync(src('src/commands'))) {
   entryPoints[`commands/${dir}`] = src(`src/commands/${dir}/index.ts`);

@@ -12,12 +12,17 @@ export function takeNextJobId(stateDir: string): number {
   return takeNext(stateDir, 'next_job_id', FIRST_JOB_ID);
 }
 
+/** Takes `count` consecutive job ids (an array's tasks) and returns the first. */
+export function takeJobIds(stateDir: string, count: number): number {
+  return takeNext(stateDir, 'next_job_id', FIRST_JOB_ID, count);
+}
+
 /** Takes the next step id of a job that runs without a controller (tsrun inside an allocation). */
 export function takeNextStepId(stateDir: string, jobId: number): number {
   return takeNext(path.join(stateDir, 'steps'), `job${jobId}.next_step`, 0);
 }
 
-function takeNext(dir: string, name: string, first: number): number {
+function takeNext(dir: string, name: string, first: number, count = 1): number {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const counter = path.join(dir, name);
   return withLock(`${counter}.lock`, () => {
@@ -30,7 +35,7 @@ function takeNext(dir: string, name: string, first: number): number {
     }
     // Write the new value fully before it replaces the old one, so a crash never loses ids.
     const tmp = `${counter}.new`;
-    writeFileSync(tmp, `${next + 1}\n`);
+    writeFileSync(tmp, `${next + count}\n`);
     const fd = openSync(tmp, 'r+');
     fsyncSync(fd);
     closeSync(fd);

@@ -139,6 +139,11 @@ export class Select {
     return { status: 'allocated', job: started, job_resources: started.job_resrcs };
   }
 
+  /** Whether `job` could ever run on `candidates` (select_p_job_test in TEST_ONLY). */
+  async testOnly(job: job_record_t, candidates: Bitstr, counts: NodeCountArgs = nodeCountsOf(job)): Promise<SelectJobTestResult> {
+    return this.jobTest(this.testArgs(job, candidates, counts, SELECT_MODE_TEST_ONLY));
+  }
+
   /** When and where `job` would start (select_p_job_test in WILL_RUN). */
   async willRun(job: job_record_t, candidates: Bitstr, counts: NodeCountArgs = nodeCountsOf(job)): Promise<SelectJobTestResult> {
     return this.jobTest(this.testArgs(job, candidates, counts, SELECT_MODE_WILL_RUN));

@@ -16,16 +16,19 @@ export interface StepdPlugins {
   proctrack: ProctrackFacade;
 }
 
+/** What a container needs: the batch step runs without an mpi plugin. */
+export type ContainerPlugins = Pick<StepdPlugins, 'container' | 'proctrack'>;
+
 export class StepContainer {
   private contAdded = false;
 
   private constructor(
-    private readonly plugins: StepdPlugins,
+    private readonly plugins: ContainerPlugins,
     readonly step: ProctrackStep & { cont_id: bigint },
   ) {}
 
   /** container_g_create (once per job here), then proctrack_g_create for the step. */
-  static async open(plugins: StepdPlugins, ids: { jobId: number; stepId: number; nodeName: string }, env: StepEnv): Promise<StepContainer> {
+  static async open(plugins: ContainerPlugins, ids: { jobId: number; stepId: number; nodeName: string }, env: StepEnv): Promise<StepContainer> {
     const uid = process.getuid?.() ?? 0;
     const gid = process.getgid?.() ?? 0;
     await plugins.container.create(ids.jobId);

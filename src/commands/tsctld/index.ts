@@ -1,6 +1,34 @@
-// tsctld: The controller daemon (like slurmctld).
-import { runPlannedCommand } from '../../cli/planned-command.js';
+// tsctld (slurmctld): the controller daemon. Commands start one on demand; run it yourself to
+// watch it (-D keeps it in the foreground, logging to stderr) or to keep it running.
+import { createProgram, addCommonOptions } from '../../cli/program.js';
+import { UserError } from '../../core/errors.js';
 
-export function run(argv: string[], bin: string): Promise<number> {
-  return runPlannedCommand(bin, 'The controller daemon (like slurmctld).', argv);
+const examples = [
+  'tsctld -D -v                         # in the foreground, logging to the terminal',
+  'tsctld --cluster fixtures/clusters/small.yaml',
+  'tsctld --idle-exit 60                # leave after a minute with nothing to do',
+];
+
+interface Options {
+  cluster?: string;
+  verbose: number;
+  D?: boolean;
+  idleExit: string;
+}
+
+export async function run(argv: string[], bin: string): Promise<number> {
+  let status = 0;
+  const program = addCommonOptions(createProgram(bin, 'The controller daemon (like slurmctld).', examples))
+    .option('-D', 'run in the foreground; log to stderr')
+    .option('--idle-exit <seconds>', 'exit after this long with no request and no job (0: never)', '0')
+    .action(async (options: Options) => {
+      const idleExitSeconds = Number(options.idleExit);
+      if (!Number.isFinite(idleExitSeconds) || idleExitSeconds < 0) {
+        throw new UserError(`invalid --idle-exit value: ${options.idleExit}`);
+      }
+      const { startController } = await import('./start.js');
+      status = await startController({ ...options, idleExitSeconds, foreground: options.D === true, bin, argv });
+    });
+  await program.parseAsync(argv, { from: 'user' });
+  return status;
 }

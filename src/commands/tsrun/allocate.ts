@@ -9,8 +9,7 @@ import type { Logger } from '../../core/log.js';
 import type { ClusterConfig, PartitionConfig } from '../../config/types.js';
 import { NodeTable } from '../../ctld/node-table.js';
 import { takeNextJobId } from '../../ctld/id-counters.js';
-import { checkFeaturesKnown, parseFeatureExpr } from '../../ctld/feature-expr.js';
-import { checkGresKnown } from '../../ctld/gres-request.js';
+import { checkKnownToCluster } from '../../ctld/request-checks.js';
 import { Select } from '../../interfaces/select.js';
 import type { PluginRegistry } from '../../plugin-host/registry.js';
 import type { SelectOps } from '../../interfaces/select-defaults.js';
@@ -113,14 +112,6 @@ function rejection(rc: number): UserError {
   const name = errnoName(rc);
   if (name) return unable(name);
   return new UserError(`Unable to allocate resources: ${slurm_strerror(rc)}`);
-}
-
-/** Features and gres no node of the cluster has are refused before select sees the job. */
-function checkKnownToCluster(job: job_record_t, table: NodeTable): void {
-  if (job.details.features) {
-    checkFeaturesKnown(parseFeatureExpr(job.details.features), new Set(table.nodes.flatMap((n) => n.features)));
-  }
-  checkGresKnown({ perNode: job.gres_list, perJob: job.gres_per_job ?? [], perTask: [] }, table.nodes);
 }
 
 /** Request errors found while building the job come out as the controller's answer, as srun prints it. */

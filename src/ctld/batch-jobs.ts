@@ -1,0 +1,303 @@
+// Batch jobs from allocation to the end (slurmctld's launch_job and job_complete): the batch
+// step daemon is started detached with the job's files, watched (as its parent, or by polling
+// its pid after a controller restart), asked to end on cancel or time limit, and its result
+// turns into the job's final state. A step daemon that vanished without a result is a node
+// failure: the job is requeued, or ends NODE_FAIL with --no-requeue, as Slurm does.
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { INFINITE } from '../core/slurm-constants.js';
+import { isFinished } from '../core/job-state.js';
+import { signalText } from '../core/signal-text.js';
+import { compressHostlist } from '../core/hostlist.js';
+import { expandIoPattern } from '../core/io-pattern.js';
+import path from 'node:path';
+import {
+  JOB_CANCELLED,
+  JOB_COMPLETE,
+  JOB_COMPLETING,
+  JOB_FAILED,
+  JOB_NODE_FAIL,
+  JOB_PENDING,
+  JOB_RUNNING,
+  JOB_STATE_BASE,
+  JOB_TIMEOUT,
+} from '../plugin-api/records.js';
+import { jobDirFiles, type BatchResult, type BatchSpec, type KillRequest } from '../stepd/batch-spec.js';
+import { batchEnv } from './batch-env.js';
+import type { Controller } from './controller.js';
+import type { CtldJob, KillCause } from './job.js';
+import type { Launcher } from './schedule.js';
+
+export class BatchJobs implements Launcher {
+  /** Step daemons this controller did not start (found running at recovery): polled. */
+  private readonly orphans = new Set<CtldJob>();
+
+  constructor(
+    private readonly ctl: Controller,
+    /** Called when resources were freed or a job ended: something else may start. */
+    private readonly onEnd: () => void,
+  ) {}
+
+  async launch(job: CtldJob): Promise<void> {
+    const { ctl } = this;
+    const record = job.record;
+    const now = Math.floor(Date.now() / 1000);
+    record.job_state = JOB_RUNNING;
+    record.start_time = now;
+    record.end_time = record.time_limit === INFINITE ? INFINITE : now + record.time_limit * 60;
+    job.reason = 'None';
+    const files = jobDirFiles(ctl.options.stateDir, record.job_id);
+    let pid: number | undefined;
+    try {
+      pid = this.spawnStepd(job, files);
+    } catch (error) {
+      ctl.log.error(`job ${record.job_id}: batch step could not start: ${(error as Error).message}`);
+    }
+    job.stepdPid = pid;
+    await ctl.sched.slurm_sched_p_newalloc?.(record);
+    await ctl.journalProgress(job);
+    if (pid === undefined) await this.finish(job, { status: 1 << 8, cause: null, failure: 'batch step could not start' });
+  }
+
+  private spawnStepd(job: CtldJob, files: ReturnType<typeof jobDirFiles>): number {
+    const { ctl } = this;
+    const { config, stateDir, killWaitSeconds } = ctl.options;
+    const record = job.record;
+    const names = ctl.table.namesFromBitmap(record.node_bitmap!);
+    rmSync(files.dir, { recursive: true, force: true });
+    mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+    writeFileSync(files.script, job.desc.script, { mode: 0o700 });
+    const arrayTaskIds = job.arrayJobId !== 0 ? (ctl.arrays.get(job.arrayJobId) ?? []).map((t) => t.arrayTaskId ?? 0) : undefined;
+    const env = batchEnv(job, {
+      clusterName: config.clusterName,
+      clusterFile: config.source.startsWith('/') ? config.source : undefined,
+      stateDir,
+      nodeNames: names,
+      nodelist: compressHostlist(names),
+      cpusPerNode: record.job_resrcs?.cpus ?? names.map(() => 1),
+      userName: job.desc.userName,
+      arrayTaskIds,
+    });
+    const patternFacts = {
+      jobId: record.job_id,
+      arrayJobId: job.arrayJobId !== 0 ? job.arrayJobId : undefined,
+      arrayTaskId: job.arrayTaskId,
+      jobName: record.name,
+      nodeName: names[0]!,
+      user: job.desc.userName,
+      workDir: job.desc.workDir,
+    };
+    const defaultOut = job.arrayJobId !== 0 ? 'slurm-%A_%a.out' : 'slurm-%j.out';
+    const stdout = batchOutputPath(job.desc.output ?? defaultOut, patternFacts);
+    const spec: BatchSpec = {
+      jobId: record.job_id,
+      nodeName: names[0]!,
+      clusterFile: config.source.startsWith('/') ? config.source : undefined,
+      script: files.script,
+      argv: job.desc.argv,
+      workDir: job.desc.workDir,
+      env,
+      stdout,
+      stderr: job.desc.error === undefined ? stdout : batchOutputPath(job.desc.error, patternFacts),
+      stdin: job.desc.input === undefined ? '/dev/null' : batchOutputPath(job.desc.input, patternFacts),
+      openMode: job.desc.openMode ?? (job.requeueCount > 0 ? 'append' : 'truncate'),
+      killWaitSeconds,
+    };
+    writeFileSync(files.spec, JSON.stringify(spec));
+    const main = fileURLToPath(new URL('../stepd/batch.js', import.meta.url));
+    const logFd = openSync(files.log, 'a', 0o600);
+    try {
+      const child = spawn(process.execPath, [main, files.dir], { detached: true, stdio: ['ignore', logFd, logFd] });
+      child.on('error', () => {});
+      if (child.pid === undefined) throw new Error('spawn failed');
+      child.once('exit', () => void this.stepdGone(job, child.pid!));
+      child.unref();
+      return child.pid;
+    } finally {
+      closeSync(logFd);
+    }
+  }
+
+  /** Cancels a job: a pending one ends at once, a running one is asked to end. */
+  async cancel(job: CtldJob, cause: KillCause = 'CANCELLED'): Promise<void> {
+    const base = job.record.job_state & JOB_STATE_BASE;
+    if (base === JOB_PENDING) return this.cancelPending(job, 'None');
+    if (isFinished(job.record.job_state) || job.killCause !== undefined) return;
+    const now = Math.floor(Date.now() / 1000);
+    job.killCause = cause;
+    job.record.job_state = stateFor(cause) | JOB_COMPLETING;
+    if (cause === 'TIMEOUT') job.reason = 'TimeLimit';
+    const files = jobDirFiles(this.ctl.options.stateDir, job.record.job_id);
+    const request: KillRequest = { cause, at: now };
+    try {
+      writeFileSync(files.kill, JSON.stringify(request));
+    } catch {
+      // the job's directory is gone: the daemon cannot say why, but it still ends
+    }
+    await this.ctl.journalProgress(job);
+    if (job.stepdPid === undefined || !signalPid(job.stepdPid, 'SIGTERM')) await this.stepdGone(job, job.stepdPid);
+  }
+
+  async cancelPending(job: CtldJob, reason: string): Promise<void> {
+    const now = Math.floor(Date.now() / 1000);
+    job.record.job_state = JOB_CANCELLED;
+    job.record.end_time = now;
+    if (job.record.start_time === 0) job.record.start_time = now;
+    job.reason = reason;
+    await this.ctl.journalProgress(job);
+    this.ctl.notifyFinished(job);
+    this.onEnd();
+  }
+
+  /** After a restart: what became of the jobs that were running. */
+  async recover(): Promise<void> {
+    for (const job of this.ctl.runningJobs().concat(this.completing())) {
+      if (job.stepdPid !== undefined && isStepd(job.stepdPid)) {
+        this.ctl.log.info(`job ${job.record.job_id}: batch step still running (pid ${job.stepdPid}), recovered`);
+        this.orphans.add(job);
+      } else {
+        await this.stepdGone(job, job.stepdPid);
+      }
+    }
+  }
+
+  /** Every second: time limits, orphaned step daemons, jobs old enough to forget. */
+  async tick(): Promise<void> {
+    const { ctl } = this;
+    const now = Date.now() / 1000;
+    for (const job of ctl.runningJobs()) {
+      const r = job.record;
+      if (job.killCause !== undefined || r.time_limit === INFINITE || r.start_time === 0) continue;
+      if (now >= r.start_time + r.time_limit * ctl.options.minuteSeconds) await this.cancel(job, 'TIMEOUT');
+    }
+    for (const job of [...this.orphans]) {
+      if (job.stepdPid === undefined || !isStepd(job.stepdPid)) await this.stepdGone(job, job.stepdPid);
+    }
+    await this.purgeOld(now);
+  }
+
+  private completing(): CtldJob[] {
+    return [...this.ctl.jobs.values()].filter((job) => (job.record.job_state & JOB_COMPLETING) !== 0);
+  }
+
+  /** The step daemon ended: its result becomes the job's end. */
+  private async stepdGone(job: CtldJob, pid: number | undefined): Promise<void> {
+    if (job.stepdPid !== pid) return; // a later launch of a requeued job owns the job now
+    this.orphans.delete(job);
+    const files = jobDirFiles(this.ctl.options.stateDir, job.record.job_id);
+    let result: BatchResult | undefined;
+    try {
+      result = JSON.parse(readFileSync(files.result, 'utf8')) as BatchResult;
+    } catch {
+      result = undefined;
+    }
+    if (result === undefined && job.killCause === undefined && job.desc.requeue !== false) return this.requeue(job);
+    await this.finish(job, result ?? { status: 0, cause: job.killCause ?? 'NODE_FAIL', failure: null });
+  }
+
+  private async finish(job: CtldJob, result: BatchResult): Promise<void> {
+    const { ctl } = this;
+    const record = job.record;
+    const cause = job.killCause ?? result.cause;
+    const state = cause ? stateFor(cause) : result.failure === null && result.status === 0 ? JOB_COMPLETE : JOB_FAILED;
+    record.job_state = state;
+    record.end_time = Math.floor(Date.now() / 1000);
+    job.exitStatus = result.status;
+    job.reason = endReason(state, result.status);
+    job.stepdPid = undefined;
+    if (result.failure) ctl.log.error(`job ${record.job_id}: ${result.failure}`);
+    await ctl.select.release(record);
+    await ctl.sched.slurm_sched_p_freealloc?.(record);
+    await ctl.journalProgress(job);
+    ctl.notifyFinished(job);
+    this.onEnd();
+  }
+
+  private async requeue(job: CtldJob): Promise<void> {
+    const { ctl } = this;
+    const record = job.record;
+    ctl.log.error(`job ${record.job_id}: batch step lost without a result; requeued`);
+    await ctl.select.release(record);
+    record.job_state = JOB_PENDING;
+    record.start_time = 0;
+    record.end_time = 0;
+    record.node_bitmap = null;
+    record.nodes = null;
+    record.job_resrcs = null;
+    job.stepdPid = undefined;
+    job.requeueCount++;
+    job.reason = 'None';
+    await ctl.sched.slurm_sched_p_requeue?.(record, 'node failure');
+    await ctl.journalProgress(job);
+    this.onEnd();
+  }
+
+  private async purgeOld(now: number): Promise<void> {
+    const { ctl } = this;
+    const cutoff = now - ctl.options.minJobAge;
+    for (const job of [...ctl.jobs.values()]) {
+      if (!ctl.isDone(job) || job.record.end_time > cutoff) continue;
+      // An array is forgotten as a whole, once its last task is old enough.
+      if (job.arrayJobId !== 0 && (ctl.arrays.get(job.arrayJobId) ?? []).some((t) => !ctl.isDone(t) || t.record.end_time > cutoff)) continue;
+      ctl.removeJob(job);
+      await ctl.journalPurge(job);
+      rmSync(jobDirFiles(ctl.options.stateDir, job.record.job_id).dir, { recursive: true, force: true });
+    }
+  }
+}
+
+// TODO(helper): io-pattern's batchOutputPath once it lands.
+function batchOutputPath(
+  pattern: string,
+  f: { jobId: number; arrayJobId?: number; arrayTaskId?: number; jobName: string; nodeName: string; user: string; workDir: string },
+): string {
+  const name = expandIoPattern(pattern, {
+    jobId: f.jobId,
+    stepId: 0,
+    taskId: 0,
+    nodeId: 0,
+    nodeName: f.nodeName,
+    userName: f.user,
+    jobName: f.jobName,
+    ...(f.arrayJobId !== undefined && { arrayJobId: f.arrayJobId }),
+    ...(f.arrayTaskId !== undefined && { arrayTaskId: f.arrayTaskId }),
+  });
+  return path.resolve(f.workDir, name);
+}
+
+function stateFor(cause: KillCause): number {
+  return cause === 'TIMEOUT' ? JOB_TIMEOUT : cause === 'NODE_FAIL' ? JOB_NODE_FAIL : JOB_CANCELLED;
+}
+
+// Slurm's reason on a finished job: NonZeroExitCode, RaisedSignal:N(Text), TimeLimit, NodeDown.
+function endReason(state: number, status: number): string {
+  if (state === JOB_TIMEOUT) return 'TimeLimit';
+  if (state === JOB_NODE_FAIL) return 'NodeDown';
+  if (state !== JOB_FAILED) return 'None';
+  const signal = status & 0x7f;
+  if (signal !== 0) return `RaisedSignal:${signal}(${signalText(signal)})`;
+  return 'NonZeroExitCode';
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `pid` is alive and is a batch step daemon (not a recycled pid). */
+function isStepd(pid: number): boolean {
+  if (!signalPid(pid, 0 as unknown as NodeJS.Signals)) return false;
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    // A zombie has an empty command line: it has ended.
+    return cmdline.includes('batch');
+  } catch {
+    return existsSync(`/proc/${pid}`);
+  }
+}
+

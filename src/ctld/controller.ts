@@ -1,0 +1,229 @@
+// The controller (slurmctld): the job table, its journal, the scheduling loop through the sched
+// and select plugins, batch jobs started through their step daemons, time limits, and the
+// answers to the commands' requests. Everything that changes a job is journaled before it is
+// acknowledged (state/state-store.ts).
+import { UserError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import { isFinished } from '../core/job-state.js';
+import type { ClusterConfig } from '../config/types.js';
+import type { PluginRegistry } from '../plugin-host/registry.js';
+import { Select } from '../interfaces/select.js';
+import type { SelectOps } from '../interfaces/select-defaults.js';
+import type { SchedPlugin } from '../plugin-api/sched.js';
+import { JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE, JOB_SUSPENDED, type job_record_t } from '../plugin-api/records.js';
+import type { JobDescriptor } from '../protocol/job-desc.js';
+import { NodeTable } from './node-table.js';
+import type { CtldJob } from './job.js';
+import { jobRecordFromDesc } from './job-from-desc.js';
+import { StateStore } from './state/state-store.js';
+import { applyProgress, progressOf, storedJobOf, type StoredJob } from './state/stored-job.js';
+import type { JobLookup } from './dependencies.js';
+
+export interface ControllerOptions {
+  config: ClusterConfig;
+  stateDir: string;
+  registry: PluginRegistry;
+  log: Logger;
+  /** Seconds one minute of time limit lasts (60; tests shorten it). */
+  minuteSeconds: number;
+  /** Seconds between SIGTERM and SIGKILL when a job is ended (KillWait). */
+  killWaitSeconds: number;
+  /** Seconds a finished job stays visible (MinJobAge). */
+  minJobAge: number;
+}
+
+export class Controller implements JobLookup {
+  readonly jobs = new Map<number, CtldJob>();
+  /** Array job id → its tasks, in task order. */
+  readonly arrays = new Map<number, CtldJob[]>();
+  readonly table: NodeTable;
+  readonly store: StateStore;
+  select!: Select;
+  sched!: SchedPlugin;
+  /** The priority the last submitted job got (priority/basic counts down from here). */
+  lastPriority = 0xffff0001;
+  private readonly finishedWaiters = new Map<number, Array<() => void>>();
+  private readonly changeListeners = new Set<() => void>();
+
+  constructor(readonly options: ControllerOptions) {
+    this.table = NodeTable.fromConfig(options.config);
+    this.store = new StateStore(options.stateDir);
+  }
+
+  get log(): Logger {
+    return this.options.log;
+  }
+
+  /** Loads the plugins and the saved state: select_p_node_init → state_restore → job_init. */
+  async start(): Promise<string[]> {
+    const { config, registry, stateDir } = this.options;
+    const recovered = this.store.recover();
+    for (const stored of [...recovered.jobs.values()].sort((a, b) => a.id - b.id)) this.restoreJob(stored);
+    const selectPlugin = await registry.get('select', config.plugins.select);
+    this.select = new Select(selectPlugin.module as unknown as SelectOps, { pluginType: selectPlugin.type, stateDir });
+    const rc = await this.select.init(
+      this.table.nodes,
+      [...this.jobs.values()].map((job) => job.record),
+    );
+    if (rc !== 0) throw new UserError(`${selectPlugin.type}: could not take over the running jobs (rc ${rc})`);
+    this.sched = (await registry.get('sched', config.plugins.sched)).module as unknown as SchedPlugin;
+    for (const job of this.jobs.values()) {
+      if (job.record.priority > 0 && job.record.priority < this.lastPriority) this.lastPriority = job.record.priority;
+    }
+    this.store.open({ seq: recovered.seq, jobs: this.storedJobs(), nodes: [...recovered.nodes.values()] });
+    return recovered.problems;
+  }
+
+  // ---- the job table ----
+
+  byId(id: number): readonly CtldJob[] {
+    const tasks = this.arrays.get(id);
+    if (tasks) return tasks;
+    const job = this.jobs.get(id);
+    return job ? [job] : [];
+  }
+
+  byName(userId: number, name: string): readonly CtldJob[] {
+    return [...this.jobs.values()].filter((job) => job.record.user_id === userId && job.record.name === name);
+  }
+
+  /** Adds a job to the table (on submit and on recovery). */
+  addJob(job: CtldJob): void {
+    this.jobs.set(job.record.job_id, job);
+    if (job.arrayJobId !== 0) {
+      const tasks = this.arrays.get(job.arrayJobId) ?? [];
+      tasks.push(job);
+      this.arrays.set(job.arrayJobId, tasks);
+    }
+  }
+
+  removeJob(job: CtldJob): void {
+    this.jobs.delete(job.record.job_id);
+    if (job.arrayJobId !== 0) {
+      const left = (this.arrays.get(job.arrayJobId) ?? []).filter((t) => t !== job);
+      if (left.length === 0) this.arrays.delete(job.arrayJobId);
+      else this.arrays.set(job.arrayJobId, left);
+    }
+  }
+
+  pendingJobs(): CtldJob[] {
+    return [...this.jobs.values()].filter((job) => (job.record.job_state & JOB_STATE_BASE) === JOB_PENDING);
+  }
+
+  runningJobs(): CtldJob[] {
+    return [...this.jobs.values()].filter((job) => {
+      const base = job.record.job_state & JOB_STATE_BASE;
+      return base === JOB_RUNNING || base === JOB_SUSPENDED;
+    });
+  }
+
+  /** Jobs still pending or running, or still being cleaned up. */
+  get activeCount(): number {
+    let n = 0;
+    for (const job of this.jobs.values()) if (!isFinished(job.record.job_state) || job.stepdPid !== undefined) n++;
+    return n;
+  }
+
+  /** A new job record built from a submission (the partition looked up by name). */
+  buildRecord(desc: JobDescriptor, jobId: number, partitionName: string, submitTime: number): CtldJob['record'] {
+    const partition = this.options.config.partitions.find((p) => p.name === partitionName)!;
+    return jobRecordFromDesc(desc, jobId, partition, this.table, submitTime);
+  }
+
+  // ---- persistence ----
+
+  /** Journals a new job; resolves once it is on disk. */
+  journalSubmit(job: CtldJob): Promise<void> {
+    return this.store.append({ t: 'submit', job: storedJobOf(job, this.table) });
+  }
+
+  /** Journals what changed on a job; resolves once it is on disk. */
+  async journalProgress(job: CtldJob): Promise<void> {
+    this.changed();
+    await this.store.append({ t: 'progress', id: job.record.job_id, p: progressOf(job, this.table) });
+    if (this.store.snapshotDue) await this.saveSnapshot();
+  }
+
+  journalPurge(job: CtldJob): Promise<void> {
+    return this.store.append({ t: 'purge', id: job.record.job_id });
+  }
+
+  async saveSnapshot(): Promise<void> {
+    await this.store.snapshot(() => ({ jobs: this.storedJobs(), nodes: [] }));
+  }
+
+  private storedJobs(): StoredJob[] {
+    return [...this.jobs.values()].map((job) => storedJobOf(job, this.table));
+  }
+
+  private restoreJob(stored: StoredJob): void {
+    const partition = this.options.config.partitions.find((p) => p.name === stored.partition) ?? this.options.config.partitions[0]!;
+    let record: CtldJob['record'];
+    try {
+      record = jobRecordFromDesc(stored.desc, stored.id, partition, this.table, stored.submit);
+    } catch (error) {
+      this.log.error(`job ${stored.id} could not be recovered: ${(error as Error).message}`);
+      return;
+    }
+    const job: CtldJob = {
+      record,
+      desc: stored.desc,
+      arrayJobId: stored.arrayJobId,
+      arrayTaskId: stored.arrayTaskId ?? undefined,
+      arrayMaxRunning: stored.arrayMaxRunning ?? undefined,
+      reason: 'None',
+      dependency: undefined,
+      held: undefined,
+      exitStatus: 0,
+      stepdPid: undefined,
+      killCause: undefined,
+      eligibleTime: 0,
+      requeueCount: 0,
+    };
+    applyProgress(job, stored, this.table);
+    this.addJob(job);
+  }
+
+  // ---- waiting for jobs ----
+
+  /** Resolves when every job given has finished (and its step daemon is gone). */
+  whenFinished(jobs: readonly CtldJob[]): Promise<void> {
+    return Promise.all(
+      jobs.map(
+        (job) =>
+          new Promise<void>((resolve) => {
+            if (this.isDone(job)) return resolve();
+            const list = this.finishedWaiters.get(job.record.job_id) ?? [];
+            list.push(resolve);
+            this.finishedWaiters.set(job.record.job_id, list);
+          }),
+      ),
+    ).then(() => {});
+  }
+
+  isDone(job: CtldJob): boolean {
+    return isFinished(job.record.job_state) && job.stepdPid === undefined;
+  }
+
+  /** Call after a job finished (and its step daemon is gone). */
+  notifyFinished(job: CtldJob): void {
+    const list = this.finishedWaiters.get(job.record.job_id);
+    if (!list || !this.isDone(job)) return;
+    this.finishedWaiters.delete(job.record.job_id);
+    list.forEach((resolve) => resolve());
+  }
+
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
+
+  /** The records plugins see, for a list of jobs. */
+  static records(jobs: readonly CtldJob[]): job_record_t[] {
+    return jobs.map((job) => job.record);
+  }
+}

@@ -1,0 +1,64 @@
+// A submission as the record the select plugin reads (job_record_t with job_details_t).
+// Node lists are resolved against the node table here, so an unknown node is refused with
+// Slurm's "Invalid node name specified" before the job is accepted.
+import { INFINITE, NO_VAL } from '../core/slurm-constants.js';
+import { buildGresRequest } from './gres-request.js';
+import type { NodeTable } from './node-table.js';
+import type { PartitionConfig } from '../config/types.js';
+import { JOB_PENDING } from '../plugin-api/records.js';
+import type { JobDescriptor } from '../protocol/job-desc.js';
+import type { MutableJobRecord } from './job.js';
+
+/** The time limit a job gets: its own, else the partition's DefaultTime, else its MaxTime. */
+export function effectiveTimeLimit(requested: number, partition: PartitionConfig): number {
+  if (requested !== INFINITE) return requested;
+  return partition.defaultTime !== NO_VAL ? partition.defaultTime : partition.maxTime;
+}
+
+export function jobRecordFromDesc(
+  desc: JobDescriptor,
+  jobId: number,
+  partition: PartitionConfig,
+  table: NodeTable,
+  submitTime: number,
+): MutableJobRecord {
+  const gres = buildGresRequest({ gres: desc.gres, gpus: desc.gpus });
+  const minNodes = desc.minNodes ?? 0;
+  const cpusPerTask = desc.cpusPerTask ?? 1;
+  const numTasks = desc.ntasks ?? (desc.ntasksPerNode ?? 1) * Math.max(minNodes, 1);
+  return {
+    job_id: jobId,
+    name: desc.name,
+    user_id: desc.userId,
+    group_id: desc.groupId,
+    partition: partition.name,
+    job_state: JOB_PENDING,
+    priority: 1,
+    time_limit: effectiveTimeLimit(desc.timeLimit, partition),
+    submit_time: submitTime,
+    start_time: 0,
+    end_time: 0,
+    gres_list: gres.perNode,
+    gres_per_job: gres.perJob,
+    node_bitmap: null,
+    nodes: null,
+    job_resrcs: null,
+    details: {
+      min_nodes: minNodes,
+      max_nodes: desc.maxNodes ?? 0,
+      min_cpus: desc.overcommit ? Math.max(minNodes, 1) : numTasks * cpusPerTask,
+      num_tasks: desc.ntasks ?? 0,
+      cpus_per_task: cpusPerTask,
+      ntasks_per_node: desc.ntasksPerNode ?? 0,
+      pn_min_memory: desc.memPerNode ?? 0,
+      mem_per_cpu: desc.memPerCpu ?? 0,
+      req_node_bitmap: desc.nodelist === undefined ? null : table.bitmapFromHostlist(desc.nodelist),
+      exc_node_bitmap: desc.exclude === undefined ? null : table.bitmapFromHostlist(desc.exclude),
+      features: desc.constraint ?? null,
+      contiguous: desc.contiguous,
+      share_res: desc.exclusive ? false : undefined,
+      whole_node: desc.exclusive,
+      overcommit: desc.overcommit,
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// The controller's job as the commands see it (protocol/job-view.ts).
+import type { JobView } from '../protocol/job-view.js';
+import type { CtldJob } from './job.js';
+import type { Controller } from './controller.js';
+
+export function jobView(ctl: Controller, job: CtldJob): JobView {
+  const { record: r, desc } = job;
+  const res = r.job_resrcs;
+  const running = r.node_bitmap !== null;
+  return {
+    jobId: r.job_id,
+    arrayJobId: job.arrayJobId,
+    arrayTaskId: job.arrayTaskId ?? null,
+    arrayMaxRunning: job.arrayMaxRunning ?? null,
+    name: r.name,
+    userId: r.user_id,
+    userName: desc.userName,
+    groupId: r.group_id,
+    partition: r.partition,
+    state: r.job_state,
+    reason: job.reason,
+    priority: r.priority,
+    timeLimit: r.time_limit,
+    submitTime: r.submit_time,
+    eligibleTime: job.eligibleTime,
+    startTime: r.start_time,
+    endTime: r.end_time === 0 && r.start_time === 0 ? 0 : r.end_time,
+    nodes: r.nodes,
+    numNodes: running ? (res?.nhosts ?? r.node_bitmap!.setCount()) : Math.max(r.details.min_nodes, 1),
+    numCpus: running && res ? res.ncpus : r.details.min_cpus,
+    numTasks: desc.ntasks ?? null,
+    cpusPerTask: desc.cpusPerTask ?? null,
+    minNodes: desc.minNodes ?? null,
+    memPerNode: desc.memPerNode ?? null,
+    memPerCpu: desc.memPerCpu ?? null,
+    features: desc.constraint ?? null,
+    gres: desc.gres ?? null,
+    exitStatus: job.exitStatus,
+    dependency: job.dependency?.text ?? null,
+    held: job.held ?? null,
+    requeue: desc.requeue !== false,
+    restartCount: job.requeueCount,
+    workDir: desc.workDir,
+    command: '',
+    stdout: desc.output ?? (job.arrayJobId !== 0 ? 'slurm-%A_%a.out' : 'slurm-%j.out'),
+    stderr: desc.error ?? desc.output ?? (job.arrayJobId !== 0 ? 'slurm-%A_%a.out' : 'slurm-%j.out'),
+    stdin: desc.input ?? '/dev/null',
+    batchHost: running && r.nodes ? ctl.table.namesFromBitmap(r.node_bitmap!)[0] ?? null : null,
+    comment: desc.comment ?? null,
+    active: job.stepdPid !== undefined,
+  };
+}

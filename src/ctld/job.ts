@@ -1,0 +1,44 @@
+// A job as the controller keeps it: the record plugins see (job_record_t, built from the
+// submission), plus what slurmctld keeps beside it — why it waits, its array and dependency,
+// its batch step daemon, its exit status. Only the controller mutates these.
+import type { JobDescriptor, DependencySpec } from '../protocol/job-desc.js';
+import type { job_record_t } from '../plugin-api/records.js';
+
+/** job_record_t with the fields the controller updates as the job moves on. */
+export type MutableJobRecord = {
+  -readonly [K in keyof job_record_t]: job_record_t[K];
+};
+
+export type HoldKind = 'user' | 'admin';
+
+/** Why a job ended early, when the controller ended it. */
+export type KillCause = 'CANCELLED' | 'TIMEOUT' | 'NODE_FAIL';
+
+export interface CtldJob {
+  record: MutableJobRecord;
+  desc: JobDescriptor;
+  /** The array's job id (the first task's id), or 0 for a job that is not part of an array. */
+  arrayJobId: number;
+  arrayTaskId: number | undefined;
+  /** `%N` of the array, shared by its tasks; undefined when not limited. */
+  arrayMaxRunning: number | undefined;
+  /** The pending (or end) reason Slurm would show: `None`, `Resources`, `Dependency`, ... */
+  reason: string;
+  /** The dependency still to be met; undefined once met or when none was given. */
+  dependency: DependencySpec | undefined;
+  held: HoldKind | undefined;
+  /** The batch script's wait status (Slurm's ExitCode=status>>8:status&0x7f). */
+  exitStatus: number;
+  /** The batch step daemon, while the job runs. */
+  stepdPid: number | undefined;
+  /** Set when the controller asked the job to end (tscancel, time limit, a lost node). */
+  killCause: KillCause | undefined;
+  /** When the job was (last) made eligible, for `EligibleTime`. */
+  eligibleTime: number;
+  requeueCount: number;
+}
+
+/** The `JobId` tsqueue and tscontrol print: `12` or `10_3` for an array task. */
+export function displayJobId(job: CtldJob): string {
+  return job.arrayJobId !== 0 ? `${job.arrayJobId}_${job.arrayTaskId}` : String(job.record.job_id);
+}

@@ -1,0 +1,97 @@
+// What the controller answers (one handler per request name). Requests name jobs as Slurm's
+// commands do: `12`, `12_3` (an array task), `12` for every task of array 12.
+import { UserError } from '../core/errors.js';
+import { isFinished } from '../core/job-state.js';
+import { JOB_PENDING, JOB_STATE_BASE } from '../plugin-api/records.js';
+import type { JobDescriptor } from '../protocol/job-desc.js';
+import type { BatchJobs } from './batch-jobs.js';
+import type { Controller } from './controller.js';
+import type { Scheduler } from './daemon.js';
+import type { CtldJob } from './job.js';
+import { jobView } from './job-view.js';
+import type { Handler } from './rpc-server.js';
+import { submitJob } from './submit-job.js';
+
+interface Caller {
+  /** The requesting user (auth/none: as the client says; the socket is the owner's only). */
+  userId: number;
+}
+
+export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler: Scheduler, shutdown: () => void): Map<string, Handler> {
+  const handlers: Record<string, (body: never) => Promise<unknown>> = {
+    ping: async () => ({ pid: process.pid, cluster: ctl.options.config.clusterName, jobs: ctl.jobs.size }),
+
+    submit: async (body: { desc: JobDescriptor; testOnly: boolean }) => {
+      const answer = await submitJob(ctl, body.desc, body.testOnly);
+      if (!body.testOnly) scheduler.kick();
+      return answer;
+    },
+
+    /** Resolves when every job named has ended; answers their final views. */
+    wait: async (body: { ids: string[] }) => {
+      const jobs = body.ids.flatMap((id) => findJobs(ctl, id));
+      await ctl.whenFinished(jobs);
+      return jobs.map((job) => jobView(ctl, job));
+    },
+
+    jobs: async (body: { ids?: string[] }) => {
+      const jobs = body?.ids ? body.ids.flatMap((id) => findJobs(ctl, id)) : [...ctl.jobs.values()];
+      return jobs.map((job) => jobView(ctl, job));
+    },
+
+    cancel: async (body: Caller & { ids: string[] }) => {
+      const jobs = body.ids.flatMap((id) => findJobs(ctl, id));
+      for (const job of jobs) checkOwner(job, body.userId);
+      for (const job of jobs) if (!isFinished(job.record.job_state)) await batch.cancel(job);
+      return { cancelled: jobs.length };
+    },
+
+    hold: async (body: Caller & { ids: string[]; admin?: boolean }) => {
+      for (const job of body.ids.flatMap((id) => findJobs(ctl, id))) {
+        checkOwner(job, body.userId);
+        if ((job.record.job_state & JOB_STATE_BASE) !== JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_NOT_PENDING');
+        job.held = body.admin && body.userId === 0 ? 'admin' : 'user';
+        job.record.priority = 0;
+        job.reason = job.held === 'admin' ? 'JobHeldAdmin' : 'JobHeldUser';
+        await ctl.journalProgress(job);
+      }
+      return {};
+    },
+
+    release: async (body: Caller & { ids: string[] }) => {
+      for (const job of body.ids.flatMap((id) => findJobs(ctl, id))) {
+        checkOwner(job, body.userId);
+        if ((job.record.job_state & JOB_STATE_BASE) !== JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_NOT_PENDING');
+        // A user cannot release what an administrator held (Slurm: Access/permission denied).
+        if (job.held === 'admin' && body.userId !== 0) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+        job.held = undefined;
+        job.record.priority = Math.max(1, ctl.lastPriority);
+        job.reason = 'None';
+        await ctl.journalProgress(job);
+      }
+      scheduler.kick();
+      return {};
+    },
+
+    shutdown: async () => {
+      setImmediate(shutdown);
+      return {};
+    },
+  };
+  return new Map(Object.entries(handlers) as Array<[string, Handler]>);
+}
+
+/** The jobs an id names; an unknown id is Slurm's "Invalid job id specified". */
+export function findJobs(ctl: Controller, text: string): CtldJob[] {
+  const match = /^(\d+)(?:_(\d+))?$/.exec(String(text).trim());
+  if (!match) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
+  const id = Number(match[1]);
+  let jobs = [...ctl.byId(id)];
+  if (match[2] !== undefined) jobs = jobs.filter((job) => job.arrayJobId === id && job.arrayTaskId === Number(match[2]));
+  if (jobs.length === 0) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
+  return jobs;
+}
+
+function checkOwner(job: CtldJob, userId: number): void {
+  if (userId !== 0 && job.record.user_id !== userId) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+}

@@ -1,0 +1,141 @@
+// One scheduling pass (slurmctld's schedule()): every pending job is checked for what the
+// controller itself decides — a hold, a begin time, a dependency, the partition's state, the
+// array's limit of running tasks — with Slurm's pending reason when it must wait; the sched
+// plugin then starts what it chooses among the rest through `ctx.start` (select RUN_NOW,
+// job_begin, job_ready, then the batch step).
+import { errnoValue } from '../core/errno.js';
+import { SLURM_SUCCESS } from '../plugin-api/common.js';
+import { NODE_STATE_BASE, NODE_STATE_DOWN, NODE_STATE_DRAIN, NODE_STATE_FUTURE, type Bitstr, type job_record_t } from '../plugin-api/records.js';
+import type { SchedContext, SchedStartResult, SchedWillRunResult } from '../plugin-api/sched.js';
+import type { Controller } from './controller.js';
+import { dependencyState } from './dependencies.js';
+import type { CtldJob } from './job.js';
+
+export interface Launcher {
+  /** Starts the batch step of a job that was just given resources. */
+  launch(job: CtldJob): Promise<void>;
+  /** Ends a job the controller gave up on (a dependency that can never be met). */
+  cancelPending(job: CtldJob, reason: string): Promise<void>;
+}
+
+export async function schedulePass(ctl: Controller, launcher: Launcher, signal: AbortSignal): Promise<void> {
+  const now = Math.floor(Date.now() / 1000);
+  const eligible: CtldJob[] = [];
+  const byRecord = new Map<job_record_t, CtldJob>();
+  for (const job of ctl.pendingJobs()) {
+    const reason = await waitReason(ctl, job, now, launcher);
+    if (reason === undefined) {
+      if (job.eligibleTime === 0) job.eligibleTime = now;
+      eligible.push(job);
+      byRecord.set(job.record, job);
+    } else if (reason !== job.reason) {
+      job.reason = reason;
+    }
+  }
+  if (eligible.length === 0) return;
+  const usable = usableNodes(ctl);
+  const ctx: SchedContext = {
+    now,
+    signal,
+    pending: () => eligible.map((job) => job.record),
+    running: () => ctl.runningJobs().map((job) => job.record),
+    nodes: () => ctl.table.nodes,
+    bit_alloc: () => ctl.table.emptyBitmap(),
+    will_run: (record, avail) => willRun(ctl, record, usable, avail),
+    start: (record, avail) => start(ctl, launcher, byRecord.get(record), usable, avail),
+    set_reason: (record, reason) => {
+      const job = byRecord.get(record);
+      if (job) job.reason = reason;
+    },
+  };
+  const rc = await ctl.sched.slurm_sched_p_schedule(ctx);
+  if (rc !== SLURM_SUCCESS) ctl.log.error(`sched: scheduling pass failed (rc ${rc})`);
+}
+
+/** Why the job must wait, whatever the resources; undefined when it may start. */
+async function waitReason(ctl: Controller, job: CtldJob, now: number, launcher: Launcher): Promise<string | undefined> {
+  if (job.held === 'user' || (job.held === undefined && job.record.priority === 0)) return 'JobHeldUser';
+  if (job.held === 'admin') return 'JobHeldAdmin';
+  if (job.desc.beginTime > now) return 'BeginTime';
+  if (job.dependency) {
+    const state = dependencyState(job, ctl, now);
+    if (state === 'waiting') return 'Dependency';
+    if (state === 'never') {
+      if (job.desc.killOnInvalidDep) {
+        await launcher.cancelPending(job, 'DependencyNeverSatisfied');
+        return 'DependencyNeverSatisfied';
+      }
+      return 'DependencyNeverSatisfied';
+    }
+    job.dependency = undefined;
+    await ctl.journalProgress(job);
+  }
+  const partition = ctl.options.config.partitions.find((p) => p.name === job.record.partition);
+  if (partition && partition.state !== 'UP') return partition.state === 'DOWN' ? 'PartitionDown' : 'PartitionInactive';
+  if (job.arrayJobId !== 0 && job.arrayMaxRunning !== undefined && runningTasks(ctl, job.arrayJobId) >= job.arrayMaxRunning) {
+    return 'JobArrayTaskLimit';
+  }
+  return undefined;
+}
+
+function runningTasks(ctl: Controller, arrayJobId: number): number {
+  return (ctl.arrays.get(arrayJobId) ?? []).filter((t) => t.record.start_time > 0 && t.stepdPid !== undefined).length;
+}
+
+/** Nodes that can take work now: not DOWN, FUTURE or drained. */
+function usableNodes(ctl: Controller): Bitstr {
+  const bits = ctl.table.emptyBitmap();
+  for (const node of ctl.table.nodes) {
+    const base = node.node_state & NODE_STATE_BASE;
+    if (base !== NODE_STATE_DOWN && base !== NODE_STATE_FUTURE && (node.node_state & NODE_STATE_DRAIN) === 0) bits.set(node.index);
+  }
+  return bits;
+}
+
+/** The nodes a job may use: its partition's usable ones, minus -x, within `avail`. */
+function candidatesFor(ctl: Controller, record: job_record_t, usable: Bitstr, avail?: Bitstr): { now: Bitstr; configured: Bitstr } {
+  const configured = ctl.table.partitionBitmap(record.partition) ?? ctl.table.emptyBitmap();
+  if (record.details.exc_node_bitmap) configured.andNot(record.details.exc_node_bitmap);
+  const now = configured.copy();
+  now.and(usable);
+  if (avail) now.and(avail);
+  return { now, configured };
+}
+
+async function willRun(ctl: Controller, record: job_record_t, usable: Bitstr, avail?: Bitstr): Promise<SchedWillRunResult> {
+  const { now } = candidatesFor(ctl, record, usable, avail);
+  const answer = await ctl.select.willRun(record, now);
+  if (answer.nodes === undefined) return { rc: answer.rc };
+  return { rc: SLURM_SUCCESS, start_time: answer.start_time ?? Math.floor(Date.now() / 1000), nodes: answer.nodes };
+}
+
+async function start(
+  ctl: Controller,
+  launcher: Launcher,
+  job: CtldJob | undefined,
+  usable: Bitstr,
+  avail?: Bitstr,
+): Promise<SchedStartResult> {
+  if (job === undefined) return { rc: errnoValue('ESLURM_INVALID_JOB_ID'), reason: 'None' };
+  if (job.arrayJobId !== 0 && job.arrayMaxRunning !== undefined && runningTasks(ctl, job.arrayJobId) >= job.arrayMaxRunning) {
+    job.reason = 'JobArrayTaskLimit';
+    return { rc: errnoValue('ESLURM_NODES_BUSY'), reason: job.reason };
+  }
+  const { now, configured } = candidatesFor(ctl, job.record, usable, avail);
+  const result = await ctl.select.allocate(job.record, now, configured);
+  if (result.status === 'pending') {
+    // Slurm shows ReqNodeNotAvail when the nodes the job named are what is missing.
+    job.reason = job.record.details.req_node_bitmap && !job.record.details.req_node_bitmap.isSubsetOf(usable) ? 'ReqNodeNotAvail' : 'Resources';
+    return { rc: result.rc, reason: job.reason };
+  }
+  if (result.status === 'rejected') {
+    job.reason = 'BadConstraints';
+    return { rc: result.rc, reason: job.reason };
+  }
+  const record = job.record;
+  record.node_bitmap = result.job.node_bitmap;
+  record.nodes = result.job.nodes;
+  record.job_resrcs = result.job_resources;
+  await launcher.launch(job);
+  return { rc: SLURM_SUCCESS, nodes: result.job.node_bitmap! };
+}

@@ -1,0 +1,112 @@
+// The controller's journal (DESIGN.md §8): every change is appended as one JSON line and
+// fsynced before the change is acknowledged, so `kill -9` loses nothing that was answered.
+// Appends made while a write is in flight are committed together with one fdatasync (group
+// commit), so a burst of submissions costs one disk flush, not one each.
+import { closeSync, fdatasyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { fdatasync, write } from 'node:fs';
+import { promisify } from 'node:util';
+
+const writeAsync = promisify(write);
+const fdatasyncAsync = promisify(fdatasync);
+
+export type JournalRecord =
+  | { t: 'submit'; job: import('./stored-job.js').StoredJob }
+  | { t: 'progress'; id: number; p: import('./stored-job.js').JobProgress }
+  | { t: 'purge'; id: number }
+  | { t: 'node'; name: string; state: number; reason: string | null }
+  | { t: 'next_job_id'; next: number };
+
+export type SequencedRecord = JournalRecord & { seq: number };
+
+export class Journal {
+  private fd: number;
+  private batch: Array<{ line: string; done: () => void; failed: (e: Error) => void }> = [];
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    readonly file: string,
+    private seq: number,
+  ) {
+    this.fd = openSync(file, 'a', 0o600);
+  }
+
+  /** The sequence number of the last record appended. */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /** Appends a record; resolves once it is on disk. */
+  append(record: JournalRecord): Promise<void> {
+    const line = `${JSON.stringify({ seq: ++this.seq, ...record })}\n`;
+    return new Promise((done, failed) => {
+      this.batch.push({ line, done, failed });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  /** Waits until everything appended so far is on disk. */
+  async settle(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  /** Starts a new, empty journal file (after a snapshot has made the old records redundant). */
+  reopen(file: string): void {
+    closeSync(this.fd);
+    this.fd = openSync(file, 'a', 0o600);
+  }
+
+  close(): void {
+    if (this.batch.length > 0) {
+      const lines = this.batch.map((b) => b.line).join('');
+      writeSync(this.fd, lines);
+      fdatasyncSync(this.fd);
+      this.batch.forEach((b) => b.done());
+      this.batch = [];
+    }
+    closeSync(this.fd);
+  }
+
+  private async flush(): Promise<void> {
+    // Let the rest of this event-loop turn add its records to the same batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.batch.length > 0) {
+      const batch = this.batch;
+      this.batch = [];
+      try {
+        await writeAsync(this.fd, batch.map((b) => b.line).join(''));
+        await fdatasyncAsync(this.fd);
+        batch.forEach((b) => b.done());
+      } catch (error) {
+        batch.forEach((b) => b.failed(error as Error));
+      }
+    }
+    this.flushing = undefined;
+  }
+}
+
+/**
+ * The records of a journal file in order. A last line cut short by a crash was never
+ * acknowledged and is skipped; damage anywhere else is reported through `onDamage`.
+ */
+export function readJournal(file: string, onDamage: (message: string) => void): SequencedRecord[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const lines = text.split('\n');
+  const records: SequencedRecord[] = [];
+  for (const [i, line] of lines.entries()) {
+    if (line === '') continue;
+    try {
+      const record = JSON.parse(line) as SequencedRecord;
+      if (typeof record.seq !== 'number' || typeof record.t !== 'string') throw new Error('not a journal record');
+      records.push(record);
+    } catch {
+      const last = i === lines.length - 1 || (i === lines.length - 2 && lines[i + 1] === '');
+      if (!last) onDamage(`${file}: line ${i + 1} is damaged; skipped`);
+    }
+  }
+  return records;
+}

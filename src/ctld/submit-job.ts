@@ -1,0 +1,133 @@
+// A submission arriving at the controller (slurmctld's job_allocate for a batch job): the
+// partition and its limits, the nodes, features and gres, select's TEST_ONLY to refuse what
+// can never run, the dependency's jobs; then ids are taken and every new job (one per array
+// task) is journaled before the answer goes back. Refusals carry Slurm's errno and text; the
+// client puts "Batch job submission failed: " in front, as sbatch does.
+import { UserError } from '../core/errors.js';
+import { errnoName } from '../core/errno.js';
+import { INFINITE } from '../core/slurm-constants.js';
+import { takeJobIds } from './id-counters.js';
+import type { PartitionConfig } from '../config/types.js';
+import { NODE_STATE_BASE, NODE_STATE_DOWN, NODE_STATE_DRAIN, NODE_STATE_FUTURE, type Bitstr } from '../plugin-api/records.js';
+import type { JobDescriptor } from '../protocol/job-desc.js';
+import type { Controller } from './controller.js';
+import type { CtldJob } from './job.js';
+import { checkKnownToCluster } from './request-checks.js';
+
+export interface SubmitAnswer {
+  jobId: number;
+  /** --test-only: when and where it would start. */
+  willRun?: { start: number; nodes: string; cpus: number; partition: string };
+}
+
+export async function submitJob(ctl: Controller, desc: JobDescriptor, testOnly: boolean): Promise<SubmitAnswer> {
+  const partition = choosePartition(ctl, desc.partition);
+  checkPartitionLimits(desc, partition);
+  const now = Math.floor(Date.now() / 1000);
+  // Built with a placeholder id: ids are taken only once the job is accepted.
+  const probe = ctl.buildRecord(desc, 0, partition.name, now);
+  checkKnownToCluster(probe, ctl.table);
+  const inPartition = ctl.table.partitionBitmap(partition.name)!;
+  if (probe.details.req_node_bitmap && !probe.details.req_node_bitmap.isSubsetOf(inPartition)) {
+    throw UserError.fromErrno('ESLURM_REQUESTED_NODES_NOT_IN_PARTITION');
+  }
+  const configured = inPartition.copy();
+  if (probe.details.exc_node_bitmap) configured.andNot(probe.details.exc_node_bitmap);
+  const ever = await ctl.select.testOnly(probe, configured);
+  if (ever.nodes === undefined) throw refusal(ever.rc);
+  if (desc.dependency) checkDependencyTargets(ctl, desc);
+
+  if (testOnly) return { jobId: 0, willRun: await willRun(ctl, probe, configured, partition) };
+
+  const taskIds = desc.array?.taskIds ?? [undefined];
+  const firstId = takeJobIds(ctl.options.stateDir, taskIds.length);
+  const jobs: CtldJob[] = [];
+  for (const [k, taskId] of taskIds.entries()) {
+    const record = ctl.buildRecord(desc, firstId + k, partition.name, now);
+    const priority = desc.hold ? 0 : nextPriority(ctl, record);
+    record.priority = priority;
+    jobs.push({
+      record,
+      desc,
+      arrayJobId: taskId === undefined ? 0 : firstId,
+      arrayTaskId: taskId,
+      arrayMaxRunning: desc.array?.maxRunning,
+      reason: desc.hold ? 'JobHeldUser' : 'None',
+      dependency: desc.dependency,
+      held: desc.hold ? 'user' : undefined,
+      exitStatus: 0,
+      stepdPid: undefined,
+      killCause: undefined,
+      eligibleTime: 0,
+      requeueCount: 0,
+    });
+  }
+  for (const job of jobs) ctl.addJob(job);
+  await Promise.all(jobs.map((job) => ctl.journalSubmit(job)));
+  return { jobId: firstId };
+}
+
+function choosePartition(ctl: Controller, name: string | undefined): PartitionConfig {
+  const partitions = ctl.options.config.partitions;
+  if (name === undefined) {
+    const fallback = partitions.find((p) => p.isDefault);
+    if (!fallback) throw UserError.fromErrno('ESLURM_DEFAULT_PARTITION_NOT_SET');
+    return fallback;
+  }
+  const named = partitions.find((p) => p.name === name);
+  if (!named) throw UserError.fromErrno('ESLURM_INVALID_PARTITION_NAME');
+  return named;
+}
+
+// Slurm with EnforcePartLimits=ALL: a job beyond the partition's limits is refused at submit
+// rather than left pending forever (README: differences from Slurm).
+function checkPartitionLimits(desc: JobDescriptor, partition: PartitionConfig): void {
+  if (desc.timeLimit !== INFINITE && partition.maxTime !== INFINITE && desc.timeLimit > partition.maxTime) {
+    throw UserError.fromErrno('ESLURM_INVALID_TIME_LIMIT');
+  }
+  if (partition.maxNodes !== INFINITE && (desc.minNodes ?? 1) > partition.maxNodes) {
+    throw UserError.fromErrno('ESLURM_INVALID_NODE_COUNT');
+  }
+}
+
+function checkDependencyTargets(ctl: Controller, desc: JobDescriptor): void {
+  for (const term of desc.dependency!.terms) {
+    for (const ref of term.jobs) {
+      const targets = ctl.byId(ref.jobId);
+      const found = ref.arrayTaskId === undefined ? targets.length > 0 : targets.some((t) => t.arrayTaskId === ref.arrayTaskId);
+      if (!found) throw UserError.fromErrno('ESLURM_DEPENDENCY');
+    }
+  }
+}
+
+// priority/basic through the sched plugin's initial_priority: each job one below the last.
+function nextPriority(ctl: Controller, record: CtldJob['record']): number {
+  const hook = ctl.sched.slurm_sched_p_initial_priority;
+  const next = hook ? Number(hook(ctl.lastPriority, record)) : Math.max(1, ctl.lastPriority - 1);
+  ctl.lastPriority = next;
+  return next;
+}
+
+async function willRun(ctl: Controller, probe: CtldJob['record'], configured: Bitstr, partition: PartitionConfig): Promise<SubmitAnswer['willRun']> {
+  const usable = configured.copy();
+  for (const index of configured.setBits()) {
+    const state = ctl.table.nodes[index]!.node_state;
+    const base = state & NODE_STATE_BASE;
+    if (base === NODE_STATE_DOWN || base === NODE_STATE_FUTURE || (state & NODE_STATE_DRAIN) !== 0) usable.clear(index);
+  }
+  const answer = await ctl.select.willRun(probe, usable);
+  if (answer.nodes === undefined) throw refusal(answer.rc);
+  const names = ctl.table.namesFromBitmap(answer.nodes);
+  const cpus = answer.job_resources?.ncpus ?? names.reduce((sum, name) => sum + ctl.table.nodes[ctl.table.indexOf(name)!]!.cpus, 0);
+  return {
+    start: answer.start_time ?? Math.floor(Date.now() / 1000),
+    nodes: ctl.table.hostlistFromBitmap(answer.nodes),
+    cpus,
+    partition: partition.name,
+  };
+}
+
+function refusal(rc: number): UserError {
+  const name = errnoName(rc);
+  return name ? UserError.fromErrno(name) : UserError.fromErrno('ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE');
+}

@@ -1,0 +1,53 @@
+// A job as the controller reports it to the commands (tsqueue, tscontrol show job, tsbatch
+// --wait): what Slurm's job_info_t carries, for the fields tslurm keeps. Plain JSON.
+
+export interface JobView {
+  jobId: number;
+  /** 0 when the job is not an array task. */
+  arrayJobId: number;
+  arrayTaskId: number | null;
+  /** The array's `%N` limit, or null. */
+  arrayMaxRunning: number | null;
+  name: string;
+  userId: number;
+  userName: string;
+  groupId: number;
+  partition: string;
+  /** job_state with flags (JOB_* | JOB_COMPLETING ...). */
+  state: number;
+  reason: string;
+  priority: number;
+  /** Minutes, or INFINITE. */
+  timeLimit: number;
+  submitTime: number;
+  eligibleTime: number;
+  startTime: number;
+  endTime: number;
+  /** Allocated nodes (hostlist), or null while pending. */
+  nodes: string | null;
+  /** Allocated (or requested, while pending) nodes and CPUs. */
+  numNodes: number;
+  numCpus: number;
+  numTasks: number | null;
+  cpusPerTask: number | null;
+  minNodes: number | null;
+  memPerNode: number | null;
+  memPerCpu: number | null;
+  features: string | null;
+  gres: string | null;
+  /** Wait status of the batch script. */
+  exitStatus: number;
+  dependency: string | null;
+  held: 'user' | 'admin' | null;
+  requeue: boolean;
+  restartCount: number;
+  workDir: string;
+  command: string;
+  stdout: string;
+  stderr: string;
+  stdin: string;
+  batchHost: string | null;
+  comment: string | null;
+  /** Whether the batch step (or cleanup) is still going. */
+  active: boolean;
+}

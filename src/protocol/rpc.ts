@@ -1,0 +1,75 @@
+// The controller's messages (DESIGN.md §2): one JSON object per line over a stream socket
+// (a Unix socket in the state directory; TCP for daemons). Every message carries the
+// protocol version; a peer speaking another version is refused with a clear answer rather
+// than misread. Requests carry an id; the answer to a request carries the same id.
+import { TSLURM_PROTOCOL_VERSION, isSupportedProtocolVersion } from '../core/protocol-version.js';
+
+export interface RpcRequest {
+  v: number;
+  id: number;
+  op: string;
+  body?: unknown;
+}
+
+export interface RpcErrorBody {
+  message: string;
+  /** Slurm errno name, when the failure has one. */
+  code?: string;
+  /** Exit status a command should end with. */
+  exitCode?: number;
+}
+
+export type RpcResponse =
+  | { v: number; id: number; ok: true; body?: unknown }
+  | { v: number; id: number; ok: false; error: RpcErrorBody };
+
+export function encodeMessage(message: RpcRequest | RpcResponse): string {
+  return `${JSON.stringify(message)}\n`;
+}
+
+export function request(id: number, op: string, body?: unknown): RpcRequest {
+  return { v: TSLURM_PROTOCOL_VERSION, id, op, body };
+}
+
+export function answer(id: number, body?: unknown): RpcResponse {
+  return { v: TSLURM_PROTOCOL_VERSION, id, ok: true, body };
+}
+
+export function failure(id: number, error: RpcErrorBody): RpcResponse {
+  return { v: TSLURM_PROTOCOL_VERSION, id, ok: false, error };
+}
+
+/** The refusal for a message of a version this build cannot read. */
+export function versionProblem(v: unknown): string | undefined {
+  if (typeof v === 'number' && isSupportedProtocolVersion(v)) return undefined;
+  const theirs = typeof v === 'number' ? `${v >> 8}.${v & 0xff}` : 'none';
+  const ours = `${TSLURM_PROTOCOL_VERSION >> 8}.${TSLURM_PROTOCOL_VERSION & 0xff}`;
+  return `Incompatible protocol version (peer ${theirs}, this build ${ours})`;
+}
+
+/**
+ * Splits a byte stream into lines and hands each parsed message on. A line that is not JSON
+ * is reported once through `onBad` and skipped.
+ */
+export function lineReader(onMessage: (message: unknown) => void, onBad: (line: string) => void): (chunk: Buffer) => void {
+  let pending = '';
+  return (chunk) => {
+    pending += chunk.toString('utf8');
+    let newline = pending.indexOf('\n');
+    while (newline >= 0) {
+      const line = pending.slice(0, newline);
+      pending = pending.slice(newline + 1);
+      if (line.trim() !== '') {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(line);
+        } catch {
+          onBad(line);
+          parsed = undefined;
+        }
+        if (parsed !== undefined) onMessage(parsed);
+      }
+      newline = pending.indexOf('\n');
+    }
+  };
+}

@@ -1,0 +1,150 @@
+// The batch step of one job (see batch-main.ts): the job's containers, the script with its
+// output in files, the controller's kill request honoured with Slurm's message in the job's
+// output, and the result left for the controller.
+import { spawn } from 'node:child_process';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { constants } from 'node:os';
+import path from 'node:path';
+import { createLogger } from '../core/log.js';
+import { formatSlurmDate } from '../core/time-string.js';
+import { loadCluster } from '../config/load.js';
+import { createPluginRegistry } from '../plugin-host/create.js';
+import { JobContainerFacade } from '../interfaces/job-container.js';
+import { ProctrackFacade } from '../interfaces/proctrack.js';
+import { SLURM_BATCH_SCRIPT } from '../plugin-api/records.js';
+import { envArrayToObject } from '../core/env-array.js';
+import { StepContainer, type ContainerPlugins } from './step-container.js';
+import { stepEnvOver } from './step-env.js';
+import type { BatchResult, BatchSpec, KillRequest } from './batch-spec.js';
+
+export async function runBatchStep(jobDir: string): Promise<number> {
+  const spec = JSON.parse(readFileSync(path.join(jobDir, 'spec.json'), 'utf8')) as BatchSpec;
+  const log = createLogger('tsstepd', 'info');
+  const config = await loadCluster({ file: spec.clusterFile });
+  const registry = createPluginRegistry(config, log);
+  let killRequest: KillRequest | undefined;
+  let result: BatchResult;
+  try {
+    const plugins = {
+      container: new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs),
+      proctrack: new ProctrackFacade(await registry.get('proctrack', config.plugins.proctrack), registry.timeoutMs),
+    };
+    const output = openOutput(spec);
+    if (typeof output === 'string') {
+      result = { status: 1 << 8, cause: null, failure: output };
+    } else {
+      try {
+        result = await runScript(spec, plugins, output, (request) => (killRequest = request), jobDir);
+      } finally {
+        closeSync(output.out);
+        if (output.err !== output.out) closeSync(output.err);
+      }
+    }
+    // The batch step ends the job on this node: its job container goes with it.
+    await plugins.container.delete(spec.jobId).catch((error: Error) => log.error(error.message));
+  } finally {
+    await registry.finiAll();
+  }
+  if (killRequest && !result.cause) result.cause = killRequest.cause;
+  writeResult(path.join(jobDir, 'result.json'), result);
+  return 0;
+}
+
+interface OutputFds {
+  out: number;
+  err: number;
+  in: number;
+}
+
+/** The script's stdio, opened as slurmstepd opens them; a failure is returned as text. */
+function openOutput(spec: BatchSpec): OutputFds | string {
+  const flags = spec.openMode === 'append' ? 'a' : 'w';
+  let current = spec.stdout;
+  try {
+    const out = openSync(spec.stdout, flags, 0o644);
+    current = spec.stderr;
+    const err = spec.stderr === spec.stdout ? out : openSync(spec.stderr, flags, 0o644);
+    current = spec.stdin;
+    return { out, err, in: openSync(spec.stdin, 'r') };
+  } catch (error) {
+    return `Could not open ${current === spec.stdin ? 'stdin' : current === spec.stderr ? 'stderr' : 'stdout'} file ${current}: ${(error as Error).message}`;
+  }
+}
+
+async function runScript(
+  spec: BatchSpec,
+  plugins: ContainerPlugins,
+  fds: OutputFds,
+  onKill: (request: KillRequest) => void,
+  jobDir: string,
+): Promise<BatchResult> {
+  const env = [...spec.env];
+  const container = await StepContainer.open(plugins, { jobId: spec.jobId, stepId: SLURM_BATCH_SCRIPT, nodeName: spec.nodeName }, stepEnvOver(env));
+  const task = { argv: [spec.script, ...spec.argv], env: stepEnvOver(env) };
+  await container.join(task);
+  const child = spawn(task.argv[0]!, task.argv.slice(1), {
+    cwd: spec.workDir,
+    env: envArrayToObject(env),
+    detached: true,
+    stdio: [fds.in, fds.out, fds.err],
+  });
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('error', (error) => resolve(error.message));
+    child.once('exit', (code, signal) => resolve(signal ? (constants.signals[signal] ?? 9) : (code ?? 0) << 8));
+  });
+  if (child.pid !== undefined) {
+    const pid = child.pid;
+    await container.adopt(pid, () => child.exitCode !== null || child.signalCode !== null);
+  }
+
+  let killTimer: NodeJS.Timeout | undefined;
+  process.on('SIGTERM', () => {
+    const request = readKillRequest(jobDir);
+    onKill(request);
+    // slurmstepd's line in the job's output, then SIGCONT+SIGTERM to everything of the job,
+    // SIGKILL after KillWait.
+    const due = request.cause === 'TIMEOUT' ? ' DUE TO TIME LIMIT' : request.cause === 'NODE_FAIL' ? ' DUE TO NODE FAILURE' : '';
+    try {
+      writeSync(fds.err, `slurmstepd: error: *** JOB ${spec.jobId} ON ${spec.nodeName} CANCELLED AT ${formatSlurmDate(request.at)}${due} ***\n`);
+    } catch {
+      // the output file may be gone; the kill still happens
+    }
+    void container.signal('SIGCONT').then(() => container.signal('SIGTERM')).catch(() => {});
+    killTimer ??= setTimeout(() => void container.signal('SIGKILL').catch(() => {}), spec.killWaitSeconds * 1000);
+  });
+  process.on('SIGINT', () => {});
+  process.on('SIGHUP', () => {});
+
+  const outcome = await exited;
+  // The script is gone; whatever it left behind is not (daemons, background jobs).
+  await container.close();
+  if (killTimer) clearTimeout(killTimer);
+  if (typeof outcome === 'string') {
+    return { status: execStatus(outcome), cause: null, failure: `execve(): ${spec.script}: ${outcome}` };
+  }
+  return { status: outcome, cause: null, failure: null };
+}
+
+// An exec failure ends the batch step as slurmstepd's child does: with the errno as exit code.
+function execStatus(message: string): number {
+  if (message.includes('EACCES')) return 13 << 8;
+  if (message.includes('ENOENT')) return 2 << 8;
+  return 1 << 8;
+}
+
+function readKillRequest(jobDir: string): KillRequest {
+  try {
+    return JSON.parse(readFileSync(path.join(jobDir, 'kill.json'), 'utf8')) as KillRequest;
+  } catch {
+    return { cause: 'CANCELLED', at: Math.floor(Date.now() / 1000) };
+  }
+}
+
+function writeResult(file: string, result: BatchResult): void {
+  const tmp = `${file}.new`;
+  writeFileSync(tmp, JSON.stringify(result));
+  const fd = openSync(tmp, 'r+');
+  fsyncSync(fd);
+  closeSync(fd);
+  renameSync(tmp, file);
+}
