@@ -36,7 +36,8 @@ export function reportError(bin: string, error: unknown, argv: readonly string[]
     return error.exitCode;
   }
   if (error instanceof UserError) {
-    writeErrorLines(bin, error.message.split('\n'));
+    if (error.bare) process.stderr.write(`${error.message}\n`);
+    else writeErrorLines(bin, error.message.split('\n'));
     if (stack && error.stack) process.stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }

@@ -9,18 +9,22 @@ export interface UserErrorOptions {
   /** Exit status; 1 unless Slurm uses another for this case. */
   exitCode?: number;
   cause?: unknown;
+  /** Print the message as it is, without `<bin>: error: ` (some Slurm messages have none). */
+  bare?: boolean;
 }
 
 /** Bad input or a refused request: one line on stderr, no stack. */
 export class UserError extends Error {
   readonly code: ErrnoName | undefined;
   readonly exitCode: number;
+  readonly bare: boolean;
 
   constructor(message: string, options: UserErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'UserError';
     this.code = options.code;
     this.exitCode = options.exitCode ?? 1;
+    this.bare = options.bare === true;
   }
 
   /** A UserError whose text is Slurm's strerror for `code`, after an optional prefix. */

@@ -3,7 +3,8 @@
 // then the SLURM_* variables of the job and of the one "task" the script is. Variables Slurm
 // sets only when an option was given (SLURM_NTASKS, SLURM_CPUS_PER_TASK, SLURM_MEM_PER_NODE)
 // are set only then here too. TSLURM_CONF and TSLURM_STATE_DIR point tsrun inside the script
-// at the same cluster and controller (Slurm's SLURM_CONF does the same).
+// at the same cluster and controller (Slurm's SLURM_CONF does the same). SLURM_TASK_PID is
+// set by the batch step daemon, which alone knows the script's pid.
 import { envArrayOverwrite } from '../core/env-array.js';
 import { compressCounts } from '../core/tasks-per-node.js';
 import type { CtldJob } from './job.js';
@@ -29,6 +30,9 @@ export function batchEnv(job: CtldJob, facts: BatchEnvFacts): string[] {
   };
   const first = facts.nodeNames[0]!;
   set('ENVIRONMENT', 'BATCH');
+  set('HOSTNAME', first);
+  if (!env.some((entry) => entry.startsWith('TMPDIR='))) set('TMPDIR', '/tmp');
+  set('SLURM_NODE_ALIASES', '(null)');
   set('SLURM_CLUSTER_NAME', facts.clusterName);
   set('SLURM_JOB_ID', record.job_id);
   set('SLURM_JOBID', record.job_id);
@@ -62,7 +66,10 @@ export function batchEnv(job: CtldJob, facts: BatchEnvFacts): string[] {
   if (desc.ntasksPerNode !== undefined) set('SLURM_NTASKS_PER_NODE', desc.ntasksPerNode);
   if (desc.memPerNode !== undefined) set('SLURM_MEM_PER_NODE', desc.memPerNode);
   if (desc.memPerCpu !== undefined) set('SLURM_MEM_PER_CPU', desc.memPerCpu);
-  if (desc.exportText !== undefined) set('SLURM_EXPORT_ENV', desc.exportText);
+  if (desc.exportText !== undefined && desc.exportText.toUpperCase() !== 'ALL') {
+    set('SLURM_EXPORT_ENV', desc.exportText);
+    set('SLURM_GET_USER_ENV', 1);
+  }
   if (job.requeueCount > 0) set('SLURM_RESTART_COUNT', job.requeueCount);
   if (job.arrayJobId !== 0 && facts.arrayTaskIds) {
     const ids = facts.arrayTaskIds;

@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { INFINITE } from '../core/slurm-constants.js';
+import { UserError } from '../core/errors.js';
 import { isFinished } from '../core/job-state.js';
-import { signalText } from '../core/signal-text.js';
 import { compressHostlist } from '../core/hostlist.js';
 import { expandIoPattern } from '../core/io-pattern.js';
 import path from 'node:path';
@@ -137,6 +137,14 @@ export class BatchJobs implements Launcher {
     }
     await this.ctl.journalProgress(job);
     if (job.stepdPid === undefined || !signalPid(job.stepdPid, 'SIGTERM')) await this.stepdGone(job, job.stepdPid);
+  }
+
+  /** Sends a signal to a running job's batch step and everything it started (scancel -s). */
+  signal(job: CtldJob, signal: number): void {
+    if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_PENDING');
+    const files = jobDirFiles(this.ctl.options.stateDir, job.record.job_id);
+    writeFileSync(files.signal, JSON.stringify({ signal }));
+    if (job.stepdPid !== undefined) signalPid(job.stepdPid, 'SIGUSR2');
   }
 
   async cancelPending(job: CtldJob, reason: string): Promise<void> {
@@ -270,14 +278,13 @@ function stateFor(cause: KillCause): number {
   return cause === 'TIMEOUT' ? JOB_TIMEOUT : cause === 'NODE_FAIL' ? JOB_NODE_FAIL : JOB_CANCELLED;
 }
 
-// Slurm's reason on a finished job: NonZeroExitCode, RaisedSignal:N(Text), TimeLimit, NodeDown.
+// Slurm's reason on a finished job. A batch script killed by a signal is JobLaunchFailure
+// (slurmctld's FAIL_LAUNCH for a signalled batch exit; observed on Slurm 22.05: ExitCode=0:9).
 function endReason(state: number, status: number): string {
   if (state === JOB_TIMEOUT) return 'TimeLimit';
   if (state === JOB_NODE_FAIL) return 'NodeDown';
   if (state !== JOB_FAILED) return 'None';
-  const signal = status & 0x7f;
-  if (signal !== 0) return `RaisedSignal:${signal}(${signalText(signal)})`;
-  return 'NonZeroExitCode';
+  return (status & 0x7f) !== 0 ? 'JobLaunchFailure' : 'NonZeroExitCode';
 }
 
 function signalPid(pid: number, signal: NodeJS.Signals): boolean {

@@ -78,3 +78,28 @@ function targetState(type: DependencyTerm['type'], target: CtldJob, delayMinutes
 function isStarted(job: CtldJob): boolean {
   return (job.record.job_state & JOB_STATE_BASE) !== JOB_PENDING;
 }
+
+/**
+ * The Dependency= text Slurm shows: each term still in force with its state,
+ * `afterok:12(unfulfilled),afterany:13(unfulfilled)`, `afterok:12(failed)`; met terms are
+ * dropped (observed on Slurm 22.05), and nothing left shows as (null).
+ */
+export function dependencyDisplay(job: CtldJob, jobs: JobLookup, now: number): string | null {
+  const spec = job.dependency;
+  if (spec === undefined) return null;
+  const parts: string[] = [];
+  for (const term of spec.terms) {
+    if (term.type === 'singleton') {
+      const state = termState(job, term, jobs, now);
+      if (state !== 'met') parts.push(`singleton(${state === 'never' ? 'failed' : 'unfulfilled'})`);
+      continue;
+    }
+    for (const ref of term.jobs) {
+      const state = termState(job, { type: term.type, jobs: [ref] }, jobs, now);
+      if (state === 'met') continue;
+      const id = `${ref.jobId}${ref.arrayTaskId !== undefined ? `_${ref.arrayTaskId}` : ''}${ref.delayMinutes ? `+${ref.delayMinutes}` : ''}`;
+      parts.push(`${term.type}:${id}(${state === 'never' ? 'failed' : 'unfulfilled'})`);
+    }
+  }
+  return parts.length === 0 ? null : parts.join(spec.combine === 'any' ? '?' : ',');
+}

@@ -2,6 +2,7 @@
 import type { JobView } from '../protocol/job-view.js';
 import type { CtldJob } from './job.js';
 import type { Controller } from './controller.js';
+import { dependencyDisplay } from './dependencies.js';
 
 export function jobView(ctl: Controller, job: CtldJob): JobView {
   const { record: r, desc } = job;
@@ -36,7 +37,7 @@ export function jobView(ctl: Controller, job: CtldJob): JobView {
     features: desc.constraint ?? null,
     gres: desc.gres ?? null,
     exitStatus: job.exitStatus,
-    dependency: job.dependency?.text ?? null,
+    dependency: dependencyDisplay(job, ctl, Math.floor(Date.now() / 1000)),
     held: job.held ?? null,
     requeue: desc.requeue !== false,
     restartCount: job.requeueCount,

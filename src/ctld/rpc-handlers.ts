@@ -39,11 +39,29 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
       return jobs.map((job) => jobView(ctl, job));
     },
 
-    cancel: async (body: Caller & { ids: string[] }) => {
-      const jobs = body.ids.flatMap((id) => findJobs(ctl, id));
-      for (const job of jobs) checkOwner(job, body.userId);
-      for (const job of jobs) if (!isFinished(job.record.job_state)) await batch.cancel(job);
-      return { cancelled: jobs.length };
+    /**
+     * Cancels (or signals) each job named; answers per id, as scancel reports per id. A job
+     * already ending is Slurm's ESLURM_ALREADY_DONE.
+     */
+    cancel: async (body: Caller & { ids: string[]; signal?: number }) => {
+      const results: Array<{ id: string; error?: { message: string; code?: string } }> = [];
+      for (const id of body.ids) {
+        try {
+          const jobs = findJobs(ctl, id);
+          for (const job of jobs) checkOwner(job, body.userId);
+          const live = jobs.filter((job) => !isFinished(job.record.job_state));
+          if (live.length === 0) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
+          for (const job of live) {
+            if (body.signal === undefined) await batch.cancel(job);
+            else batch.signal(job, body.signal);
+          }
+          results.push({ id });
+        } catch (error) {
+          if (!(error instanceof UserError)) throw error;
+          results.push({ id, error: { message: error.message, ...(error.code && { code: error.code }) } });
+        }
+      }
+      return { results };
     },
 
     hold: async (body: Caller & { ids: string[]; admin?: boolean }) => {

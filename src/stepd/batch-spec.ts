@@ -49,6 +49,7 @@ export function jobDirFiles(stateDir: string, jobId: number) {
     script: path.join(dir, 'script'),
     spec: path.join(dir, 'spec.json'),
     kill: path.join(dir, 'kill.json'),
+    signal: path.join(dir, 'signal.json'),
     result: path.join(dir, 'result.json'),
     log: path.join(dir, 'stepd.log'),
   };

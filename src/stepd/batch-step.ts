@@ -80,7 +80,11 @@ async function runScript(
 ): Promise<BatchResult> {
   const env = [...spec.env];
   const container = await StepContainer.open(plugins, { jobId: spec.jobId, stepId: SLURM_BATCH_SCRIPT, nodeName: spec.nodeName }, stepEnvOver(env));
-  const task = { argv: [spec.script, ...spec.argv], env: stepEnvOver(env) };
+  // SLURM_TASK_PID is the script's own pid: a shell sets it and execs the script, keeping the pid.
+  const task = {
+    argv: ['/bin/sh', '-c', 'SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$0" "$@"', spec.script, ...spec.argv],
+    env: stepEnvOver(env),
+  };
   await container.join(task);
   const child = spawn(task.argv[0]!, task.argv.slice(1), {
     cwd: spec.workDir,
@@ -111,6 +115,16 @@ async function runScript(
     }
     void container.signal('SIGCONT').then(() => container.signal('SIGTERM')).catch(() => {});
     killTimer ??= setTimeout(() => void container.signal('SIGKILL').catch(() => {}), spec.killWaitSeconds * 1000);
+  });
+  // scancel -s: the signal named in signal.json, to everything of the batch step.
+  process.on('SIGUSR2', () => {
+    try {
+      const { signal } = JSON.parse(readFileSync(path.join(jobDir, 'signal.json'), 'utf8')) as { signal: number };
+      const name = Object.entries(constants.signals).find(([, n]) => n === signal)?.[0] as NodeJS.Signals | undefined;
+      if (name) void container.signal(name).catch(() => {});
+    } catch {
+      // no request: nothing to send
+    }
   });
   process.on('SIGINT', () => {});
   process.on('SIGHUP', () => {});

@@ -14,6 +14,8 @@ const examples = [
   "tscontrol show hostnames 'n[01-03],m7'",
   'tscontrol show hostlist n01,n02,n03,m7',
   'tscontrol show plugins',
+  'tscontrol show job 42',
+  'tscontrol hold 42; tscontrol release 42',
   'TSLURM_PLUGIN_DIR=./my-plugins tscontrol show plugins --json',
 ];
 
@@ -31,10 +33,10 @@ export async function run(argv: string[], bin: string): Promise<number> {
     .option('--json', 'print data as JSON')
     .option('-o, --oneliner', 'one line per record')
     .option('-F, --future', 'include nodes in the FUTURE state')
-    .argument('<command>', 'show')
+    .argument('<command>', 'show | hold | uhold | release')
     .argument(
       '[words...]',
-      'what to show: node [NODES] | partition [NAME] | config | plugins | hostnames LIST | hostlist LIST | hostlistsorted LIST',
+      'job ids (hold, release), or what to show: job [ID] | node [NODES] | partition [NAME] | config | plugins | hostnames LIST | hostlist LIST | hostlistsorted LIST',
     )
     .action(async (command: string, words: string[], options: Options) => {
       status = await dispatch(bin, command, words, options, argv);
@@ -44,11 +46,20 @@ export async function run(argv: string[], bin: string): Promise<number> {
 }
 
 async function dispatch(bin: string, command: string, words: string[], options: Options, argv: string[]): Promise<number> {
-  if (command.toLowerCase() !== 'show') {
+  const verb = command.toLowerCase();
+  if (verb === 'hold' || verb === 'uhold' || verb === 'release') {
+    const { changeJobs } = await import('./jobs.js');
+    return changeJobs(verb, words.flatMap((w) => w.split(',')).filter(Boolean), options.cluster);
+  }
+  if (verb !== 'show') {
     throw new UserError(`invalid keyword: ${command}`);
   }
   const [entity = '', ...rest] = words;
   const key = entity.toLowerCase();
+  if (key === 'job' || key === 'jobs' || key === 'jobid') {
+    const { showJobs } = await import('./jobs.js');
+    return showJobs(rest, { cluster: options.cluster, json: Boolean(options.json), oneliner: Boolean(options.oneliner) });
+  }
   if (key === 'hostnames' || key === 'hostlist' || key === 'hostlistsorted') {
     const result = showHostlist(key as HostlistEntity, rest, process.env);
     process.stdout.write(result.stdout);

@@ -3,7 +3,7 @@
 // directory; this process returns once that copy answers on its socket, or reports why it
 // could not start.
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
 import { UserError } from '../../core/errors.js';
@@ -46,9 +46,17 @@ async function startInBackground(options: StartOptions, stateDir: string): Promi
   const logFile = path.join(stateDir, 'tsctld.log');
   let logFd: number;
   try {
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     logFd = openSync(logFile, 'a', 0o600);
   } catch (error) {
     throw new UserError(`state directory ${stateDir} is not writable: ${(error as NodeJS.ErrnoException).code ?? ''}`);
+  }
+  const socketPath = path.join(stateDir, 'tsctld.sock');
+  const running = await CtldClient.connect(socketPath).catch(() => undefined);
+  if (running) {
+    running.close();
+    closeSync(logFd);
+    throw new UserError(`another tsctld is already using state directory ${stateDir}`);
   }
   const offset = statSync(logFile).size;
   const child = spawn(process.execPath, [process.argv[1]!, '-D', ...options.argv], {
@@ -59,7 +67,6 @@ async function startInBackground(options: StartOptions, stateDir: string): Promi
   closeSync(logFd);
   let exitCode: number | null = null;
   child.once('exit', (code) => (exitCode = code ?? 1));
-  const socketPath = path.join(stateDir, 'tsctld.sock');
   for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
     await new Promise((resolve) => setTimeout(resolve, delay));
     if (exitCode !== null) {

@@ -1,0 +1,77 @@
+// `scontrol show job` for one job, line by line as Slurm 22.05's slurm_sprint_job_info()
+// prints a batch job (observed on Slurm 22.05). Accounting fields tslurm has no source for
+// (Account, QOS, MCS label, reboot, power) print as Slurm prints them without accounting.
+import path from 'node:path';
+import { expandIoPattern } from '../../core/io-pattern.js';
+import { jobStateString } from '../../core/job-state.js';
+import { formatSlurmDate, minsToTimeStr, secsToTimeStr } from '../../core/time-string.js';
+import { JOB_PENDING, JOB_STATE_BASE } from '../../plugin-api/records.js';
+import type { JobView } from '../../protocol/job-view.js';
+
+export function jobRecordLines(job: JobView, now: number): string[] {
+  const pending = (job.state & JOB_STATE_BASE) === JOB_PENDING;
+  const arrayPart = job.arrayJobId !== 0 ? ` ArrayJobId=${job.arrayJobId} ArrayTaskId=${job.arrayTaskId}` : '';
+  const throttle = job.arrayJobId !== 0 && job.arrayMaxRunning !== null ? ` ArrayTaskThrottle=${job.arrayMaxRunning}` : '';
+  const runTime = job.startTime === 0 ? 0 : (job.endTime > 0 && job.endTime !== 0xffffffff && job.endTime <= now ? job.endTime : now) - job.startTime;
+  const lines = [
+    `JobId=${job.jobId}${arrayPart}${throttle} JobName=${job.name}`,
+    `UserId=${job.userName}(${job.userId}) GroupId=${groupName(job)}(${job.groupId}) MCS_label=N/A`,
+    `Priority=${job.priority} Nice=0 Account=(null) QOS=(null)`,
+    `JobState=${jobStateString(job.state)} Reason=${job.reason} Dependency=${job.dependency ?? '(null)'}`,
+    `Requeue=${job.requeue ? 1 : 0} Restarts=${job.restartCount} BatchFlag=1 Reboot=0 ExitCode=${exitCode(job.exitStatus)}`,
+    `RunTime=${secsToTimeStr(Math.max(0, runTime))} TimeLimit=${minsToTimeStr(job.timeLimit)} TimeMin=N/A`,
+    `SubmitTime=${formatSlurmDate(job.submitTime)} EligibleTime=${formatSlurmDate(job.eligibleTime)}`,
+    `AccrueTime=${formatSlurmDate(job.eligibleTime)}`,
+    `StartTime=${formatSlurmDate(job.startTime)} EndTime=${formatSlurmDate(job.endTime)} Deadline=N/A`,
+    `SuspendTime=None SecsPreSuspend=0 LastSchedEval=${formatSlurmDate(job.submitTime)} Scheduler=Main`,
+    `Partition=${job.partition} AllocNode:Sid=localhost:${process.pid}`,
+    `ReqNodeList=(null) ExcNodeList=(null)`,
+    `NodeList=${job.nodes ?? ''}`,
+  ];
+  if (job.batchHost) lines.push(`BatchHost=${job.batchHost}`);
+  const tasks = job.numTasks ?? 1;
+  const cpt = job.cpusPerTask ?? 1;
+  lines.push(
+    `NumNodes=${job.numNodes} NumCPUs=${job.numCpus} NumTasks=${tasks} CPUs/Task=${cpt} ReqB:S:C:T=0:0:*:*`,
+    `TRES=${tres(job, pending)}`,
+    'Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*',
+    `MinCPUsNode=${cpt} MinMemoryNode=${job.memPerNode ? `${job.memPerNode}M` : '0'} MinTmpDiskNode=0`,
+    `Features=${job.features ?? '(null)'} DelayBoot=00:00:00`,
+    'OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)',
+    `Command=${job.command || '(null)'}`,
+    `WorkDir=${job.workDir}`,
+  );
+  if (job.comment) lines.push(`Comment=${job.comment} `);
+  lines.push(`StdErr=${ioPath(job, job.stderr)}`, `StdIn=${job.stdin}`, `StdOut=${ioPath(job, job.stdout)}`, 'Power=');
+  // Slurm 22.05 ends a job record with an empty line of its own ("Power=\n   \n\n").
+  lines.push('');
+  return lines;
+}
+
+function exitCode(status: number): string {
+  return `${(status >> 8) & 0xff}:${status & 0x7f}`;
+}
+
+function groupName(job: JobView): string {
+  return job.groupId === 0 ? 'root' : String(job.groupId);
+}
+
+function tres(job: JobView, pending: boolean): string {
+  const mem = job.memPerNode ? `mem=${job.memPerNode * job.numNodes}M,` : '';
+  return `cpu=${job.numCpus},${pending || mem ? mem : ''}node=${job.numNodes},billing=${job.numCpus}`;
+}
+
+// scontrol shows the output paths with the job's values filled in, as slurmd will open them.
+function ioPath(job: JobView, pattern: string): string {
+  const name = expandIoPattern(pattern, {
+    jobId: job.jobId,
+    stepId: 0,
+    taskId: 0,
+    nodeId: 0,
+    nodeName: job.batchHost ?? '',
+    userName: job.userName,
+    jobName: job.name,
+    ...(job.arrayJobId !== 0 && { arrayJobId: job.arrayJobId, arrayTaskId: job.arrayTaskId ?? 0 }),
+  });
+  return path.resolve(job.workDir, name);
+}

@@ -1,0 +1,69 @@
+// tsbatch's conversation with the controller: submit (starting a tsctld on demand), print
+// sbatch's answer, and with --wait stay until the job (every task of an array) has ended.
+import { formatSlurmDate } from '../../core/time-string.js';
+import { UserError } from '../../core/errors.js';
+import { createLogger, levelFromVerbosity } from '../../core/log.js';
+import { loadCluster } from '../../config/load.js';
+import { resolveStateDir } from '../../config/state-dir.js';
+import { connectController } from '../../client/ctld-client.js';
+import type { JobDescriptor } from '../../protocol/job-desc.js';
+import type { JobView } from '../../protocol/job-view.js';
+
+export interface ParsedBatch {
+  desc: JobDescriptor;
+  parsable: boolean;
+  wait: boolean;
+  testOnly: boolean;
+  quiet: boolean;
+  verbose: number;
+  cluster: string | undefined;
+}
+
+interface SubmitAnswer {
+  jobId: number;
+  willRun?: { start: number; nodes: string; cpus: number; partition: string };
+}
+
+export async function submitBatch(parsed: ParsedBatch, ctx: { bin: string }): Promise<number> {
+  const log = createLogger(ctx.bin, levelFromVerbosity(parsed.verbose, parsed.quiet));
+  const config = await loadCluster({ file: parsed.cluster });
+  const client = await connectController({
+    stateDir: resolveStateDir(config),
+    clusterFile: config.source.startsWith('/') ? config.source : undefined,
+    autostart: true,
+  });
+  try {
+    let answer: SubmitAnswer;
+    try {
+      answer = await client.call<SubmitAnswer>('submit', { desc: parsed.desc, testOnly: parsed.testOnly });
+    } catch (error) {
+      if (error instanceof UserError) throw new UserError(`Batch job submission failed: ${error.message}`, { code: error.code });
+      throw error;
+    }
+    if (answer.willRun) {
+      const w = answer.willRun;
+      log.info(`Job ${answer.jobId} to start at ${formatSlurmDate(w.start)} using ${w.cpus} processors on nodes ${w.nodes} in partition ${w.partition}`);
+      return 0;
+    }
+    process.stdout.write(parsed.parsable ? `${answer.jobId}\n` : `Submitted batch job ${answer.jobId}\n`);
+    if (!parsed.wait) return 0;
+    const views = await client.call<JobView[]>('wait', { ids: [String(answer.jobId)] });
+    return waitExitCode(views);
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * sbatch --wait's exit status (its _job_wait): per job, the script's exit code, or 1 when it
+ * was killed by a signal (cancelled, timed out); for an array the highest over its tasks
+ * (observed on Slurm 22.05: tasks exiting 0, 2, 5 give 5; `exit 300` gives 44).
+ */
+export function waitExitCode(views: readonly JobView[]): number {
+  let code = 0;
+  for (const view of views) {
+    const status = view.exitStatus;
+    code = Math.max(code, (status & 0x7f) !== 0 ? 1 : (status >> 8) & 0xff);
+  }
+  return code;
+}

@@ -1,0 +1,130 @@
+// scancel's work: check the arguments with its messages, load the jobs when filters choose
+// them, then one cancel (or signal) request per job, reported per job as scancel does.
+import { constants } from 'node:os';
+import { UserError } from '../../core/errors.js';
+import { createLogger, levelFromVerbosity } from '../../core/log.js';
+import { jobStateFromName } from '../../core/job-state.js';
+import { uidForName } from '../../core/users.js';
+import { expandHostlist } from '../../core/hostlist.js';
+import { loadCluster } from '../../config/load.js';
+import { resolveStateDir } from '../../config/state-dir.js';
+import { connectController, type CtldClient } from '../../client/ctld-client.js';
+import { JOB_PENDING, JOB_RUNNING, JOB_SUSPENDED, JOB_STATE_BASE } from '../../plugin-api/records.js';
+import type { JobView } from '../../protocol/job-view.js';
+import type { TscancelOptions } from './index.js';
+
+interface CancelResult {
+  results: Array<{ id: string; error?: { message: string; code?: string } }>;
+}
+
+export async function cancelJobs(ids: string[], options: TscancelOptions, bin: string): Promise<number> {
+  const log = createLogger(bin, levelFromVerbosity(options.verbose, options.quiet));
+  for (const id of ids) {
+    if (!/^\d+(_(\d+|\[[\d,\-]+\]))?(\.\d+)?$/.test(id)) throw new UserError(`Invalid job id ${id}`);
+  }
+  const signal = options.signal === undefined ? undefined : signalNumber(options.signal);
+  const filters = readFilters(options);
+  if (ids.length === 0 && !filters.any) throw new UserError('No job identification provided');
+
+  const config = await loadCluster({ file: options.cluster });
+  let client: CtldClient;
+  try {
+    client = await connectController({ stateDir: resolveStateDir(config), clusterFile: undefined, autostart: false });
+  } catch {
+    // No controller: no job is pending or running, so every id is unknown to it.
+    for (const id of ids) reportInvalid(log, options.verbose, id);
+    return 0;
+  }
+  try {
+    let targets = expandArrayRanges(ids);
+    if (filters.any) {
+      const views = await client.call<JobView[]>('jobs', ids.length > 0 ? { ids: targets.filter((t) => !t.includes('.')) } : {}).catch(() => []);
+      targets = views.filter((view) => filters.match(view)).map((view) => displayId(view));
+    }
+    let status = 0;
+    const stepIds = targets.filter((t) => t.includes('.'));
+    for (const id of stepIds) {
+      // Steps inside jobs are not tracked by the controller in this release.
+      log.error(`Kill job error on job step id ${id}: Invalid job id specified`);
+      status = 1;
+    }
+    const jobIds = targets.filter((t) => !t.includes('.'));
+    if (jobIds.length === 0) return status;
+    for (const id of jobIds) if (signal === undefined) log.verbose(`Terminating job ${id}`);
+    const answer = await client.call<CancelResult>('cancel', { ids: jobIds, userId: process.getuid?.() ?? 0, signal });
+    for (const result of answer.results) {
+      if (!result.error) continue;
+      if (result.error.code === 'ESLURM_INVALID_JOB_ID') {
+        reportInvalid(log, options.verbose, result.id);
+      } else if (result.error.code === 'ESLURM_ALREADY_DONE') {
+        // scancel says so, and still exits 0 (observed on Slurm 22.05).
+        log.error(`Kill job error on job id ${result.id}: ${result.error.message}`);
+      } else {
+        log.error(`Kill job error on job id ${result.id}: ${result.error.message}`);
+        status = 1;
+      }
+    }
+    return status;
+  } finally {
+    client.close();
+  }
+}
+
+// scancel on a job id the controller does not know says nothing and exits 0 unless -v is
+// given (observed on Slurm 22.05: `scancel 999` is silent; `scancel -v 999` reports it).
+function reportInvalid(log: ReturnType<typeof createLogger>, verbose: number, id: string): void {
+  if (verbose > 0) log.error(`Kill job error on job id ${id}: Invalid job id specified`);
+}
+
+/** `12_[1-3]` → `12_1 12_2 12_3`; other ids as given. */
+function expandArrayRanges(ids: readonly string[]): string[] {
+  return ids.flatMap((id) => {
+    const match = /^(\d+)_\[([\d,\-]+)\]$/.exec(id);
+    if (!match) return [id];
+    return expandHostlist(`x[${match[2]}]`).map((name) => `${match[1]}_${name.slice(1)}`);
+  });
+}
+
+function displayId(view: JobView): string {
+  return view.arrayJobId !== 0 ? `${view.arrayJobId}_${view.arrayTaskId}` : String(view.jobId);
+}
+
+function signalNumber(text: string): number {
+  const trimmed = text.trim().toUpperCase();
+  if (/^\d+$/.test(trimmed) && Number(trimmed) > 0 && Number(trimmed) < 65) return Number(trimmed);
+  const name = trimmed.startsWith('SIG') ? trimmed : `SIG${trimmed}`;
+  const value = (constants.signals as Record<string, number>)[name];
+  // scancel prints this one without its "scancel: error:" prefix (observed on Slurm 22.05).
+  if (value === undefined) throw new UserError(`Unknown job signal: ${text}`, { bare: true });
+  return value;
+}
+
+interface Filters {
+  any: boolean;
+  match(view: JobView): boolean;
+}
+
+function readFilters(options: TscancelOptions): Filters {
+  const checks: Array<(view: JobView) => boolean> = [];
+  if (options.user !== undefined) {
+    const uid = uidForName(options.user);
+    if (uid === undefined) throw new UserError(`Invalid user name: ${options.user}`);
+    checks.push((view) => view.userId === uid);
+  }
+  if (options.name !== undefined) checks.push((view) => view.name === options.name);
+  if (options.partition !== undefined) checks.push((view) => view.partition === options.partition);
+  if (options.state !== undefined) {
+    const state = jobStateFromName(options.state);
+    if (state !== JOB_PENDING && state !== JOB_RUNNING && state !== JOB_SUSPENDED) {
+      throw new UserError(`Invalid job state specified: ${options.state}\nValid job states are PENDING, RUNNING, and SUSPENDED`, { bare: true });
+    }
+    checks.push((view) => (view.state & JOB_STATE_BASE) === state);
+  }
+  if (options.nodelist !== undefined) {
+    const wanted = new Set(expandHostlist(options.nodelist));
+    checks.push((view) => view.nodes !== null && expandHostlist(view.nodes).some((n) => wanted.has(n)));
+  }
+  // Filters alone never reach finished jobs: scancel acts on pending, running, suspended.
+  const live = (view: JobView): boolean => [JOB_PENDING, JOB_RUNNING, JOB_SUSPENDED].includes(view.state & JOB_STATE_BASE);
+  return { any: checks.length > 0, match: (view) => live(view) && checks.every((check) => check(view)) };
+}

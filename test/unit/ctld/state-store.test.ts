@@ -1,0 +1,101 @@
+// The controller's state on disk: journal records survive without a snapshot, a snapshot
+// plus later records come back, a torn last journal line is ignored, a damaged or foreign
+// snapshot falls back to .old (with journal.old replayed), and a newer format is refused.
+import { describe, expect, it } from 'vitest';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { StateStore } from '../../../src/ctld/state/state-store.js';
+import type { StoredJob } from '../../../src/ctld/state/stored-job.js';
+import { readSnapshot, writeSnapshot } from '../../../src/ctld/state/snapshot.js';
+
+function job(id: number, state = 0): StoredJob {
+  return {
+    id,
+    submit: 1000 + id,
+    desc: { name: `job${id}` } as StoredJob['desc'],
+    arrayJobId: 0,
+    arrayTaskId: null,
+    arrayMaxRunning: null,
+    state,
+    reason: 'None',
+    priority: 100 - id,
+    timeLimit: 10,
+    partition: 'debug',
+    start: 0,
+    end: 0,
+    eligible: 0,
+    dependency: null,
+    held: null,
+    exitStatus: 0,
+    stepdPid: null,
+    killCause: null,
+    requeueCount: 0,
+    nodes: null,
+    resources: null,
+  };
+}
+
+function freshStore(): StateStore {
+  const store = new StateStore(mkdtempSync(path.join(tmpdir(), 'tslurm-state-')));
+  const recovered = store.recover();
+  store.open({ seq: recovered.seq, jobs: [], nodes: [] });
+  return store;
+}
+
+describe('state store', () => {
+  it('brings back journaled jobs and their progress without any later snapshot', async () => {
+    const store = freshStore();
+    await store.append({ t: 'submit', job: job(1) });
+    await store.append({ t: 'submit', job: job(2) });
+    await store.append({ t: 'progress', id: 1, p: { ...job(1), state: 3, exitStatus: 256 } });
+    await store.append({ t: 'purge', id: 2 });
+    // No close(): as after kill -9.
+    const again = new StateStore(path.dirname(store.dir)).recover();
+    expect([...again.jobs.keys()]).toEqual([1]);
+    expect(again.jobs.get(1)).toMatchObject({ state: 3, exitStatus: 256, desc: { name: 'job1' } });
+    expect(again.seq).toBe(4);
+    expect(again.problems).toEqual([]);
+  });
+
+  it('replays only the records after the snapshot, and ignores a last line cut short', async () => {
+    const store = freshStore();
+    await store.append({ t: 'submit', job: job(1) });
+    await store.snapshot(() => ({ jobs: [job(1, 1)], nodes: [] }));
+    await store.append({ t: 'submit', job: job(2) });
+    appendFileSync(store.journalFile, '{"seq":3,"t":"submit","job":{"id":3');
+    const again = new StateStore(path.dirname(store.dir)).recover();
+    expect([...again.jobs.keys()].sort()).toEqual([1, 2]);
+    expect(again.jobs.get(1)!.state).toBe(1);
+    expect(again.problems).toEqual([]);
+  });
+
+  it('falls back to job_state.old and journal.old when the snapshot is damaged', async () => {
+    const store = freshStore();
+    await store.append({ t: 'submit', job: job(1) });
+    await store.snapshot(() => ({ jobs: [job(1)], nodes: [] }));
+    await store.append({ t: 'submit', job: job(2) });
+    await store.snapshot(() => ({ jobs: [job(1), job(2)], nodes: [] }));
+    await store.append({ t: 'submit', job: job(3) });
+    // Cut short after the last job, before the line that counts the records.
+    const lines = readFileSync(store.snapshotFile, 'utf8').split('\n');
+    writeFileSync(store.snapshotFile, lines.slice(0, -2).join('\n'));
+    const again = new StateStore(path.dirname(store.dir)).recover();
+    expect([...again.jobs.keys()].sort()).toEqual([1, 2, 3]);
+    expect(again.problems).toEqual([
+      `${store.snapshotFile}: the file is incomplete (cut short while being written?); trying the previous state`,
+    ]);
+  });
+
+  it('refuses a foreign file and a newer format with a clear reason', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-state-'));
+    const file = path.join(dir, 'job_state');
+    writeFileSync(file, 'PK\u0003\u0004 not ours\n');
+    expect(() => readSnapshot(file)).toThrow('not a tslurm controller state file');
+    writeSnapshot(file, { seq: 0, nextJobId: 0, savedAt: 0, jobs: [], nodes: [] });
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[0] = lines[0]!.replace(/"version":\d+/, `"version":${(9 << 8) | 0}`);
+    writeFileSync(file, lines.join('\n'));
+    expect(() => readSnapshot(file)).toThrow('state file version 9.0 is not one this build reads');
+  });
+});
