@@ -12,6 +12,9 @@ export const plugin_version = SLURM_VERSION_NUMBER(0, 1, 0);
 
 const core = new SelectCore({ engine: consEngine, perJobGres: true, noGres: false, consumable: true });
 export const {
+  init,
+  select_p_state_save,
+  select_p_state_restore,
   select_p_node_init,
   select_p_job_init,
   select_p_job_test,

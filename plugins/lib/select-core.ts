@@ -20,6 +20,8 @@ import {
   errnoValue,
   type Bitstr,
   type GetResult,
+  type PluginHost,
+  type PluginLog,
   type job_record_t,
   type node_record_t,
   type Rc,
@@ -33,6 +35,7 @@ import { buildCatalog, gresKnown, type NodeCatalog } from './catalog.js';
 import { place, type Engine, type NodeCounts } from './place.js';
 import { readRequest, type SelectRequest } from './request.js';
 import { Usage } from './usage.js';
+import { readSelectState, writeSelectState } from './select-state.js';
 
 export interface SelectCoreOptions {
   readonly engine: Engine;
@@ -58,7 +61,31 @@ export class SelectCore {
   private usage = Usage.empty([]);
   private readonly running = new Map<number, Running>();
 
+  log: PluginLog | undefined;
+
   constructor(private readonly options: SelectCoreOptions) {}
+
+  /** select_p_state_save: the running jobs' allocations, with a magic number and version. */
+  state_save(dir: string): Rc {
+    const running = [...this.running].map(([job, r]) => ({ job, end: Number.isFinite(r.end) ? r.end : null, alloc: r.alloc }));
+    writeSelectState(dir, this.catalog.map((n) => n.name), running);
+    return SLURM_SUCCESS;
+  }
+
+  /**
+   * select_p_state_restore: takes back the saved allocations when the file is ours and the
+   * node table is unchanged; anything else is logged and ignored, since select_p_job_init
+   * rebuilds the same from the recovered jobs.
+   */
+  state_restore(dir: string): Rc {
+    const state = readSelectState(dir, this.catalog.map((n) => n.name));
+    if (state.problem) this.log?.error(`select: ${state.problem}; rebuilding from the jobs`);
+    for (const entry of state.running) {
+      this.usage.add(entry.alloc);
+      this.running.set(entry.job, { alloc: entry.alloc, end: entry.end ?? Infinity });
+    }
+    return SLURM_SUCCESS;
+  }
 
   /** select_p_node_init: (re)build the node catalog; running jobs keep their resources. */
   node_init(nodes: readonly node_record_t[]): Rc {
@@ -73,6 +100,20 @@ export class SelectCore {
 
   /** select_p_job_init: take the resources of the jobs that run (or are completing). */
   job_init(jobs: readonly job_record_t[]): Rc {
+    // Restored allocations of jobs that ended meanwhile are given back.
+    const holding = new Set(
+      jobs
+        .filter((job) => {
+          const base = job.job_state & JOB_STATE_BASE;
+          return base === JOB_RUNNING || base === JOB_SUSPENDED || (job.job_state & JOB_COMPLETING) !== 0;
+        })
+        .map((job) => job.job_id),
+    );
+    for (const [jobId, running] of this.running) {
+      if (holding.has(jobId)) continue;
+      this.usage.remove(running.alloc);
+      this.running.delete(jobId);
+    }
     for (const job of jobs) {
       const base = job.job_state & JOB_STATE_BASE;
       const holds = base === JOB_RUNNING || base === JOB_SUSPENDED || (job.job_state & JOB_COMPLETING) !== 0;
@@ -236,6 +277,12 @@ function endOf(job: job_record_t): number {
  */
 export function selectFunctions(core: SelectCore) {
   return {
+    init: (host: PluginHost): Rc => {
+      core.log = host.log;
+      return SLURM_SUCCESS;
+    },
+    select_p_state_save: (dir_name: string): Rc => core.state_save(dir_name),
+    select_p_state_restore: (dir_name: string): Rc => core.state_restore(dir_name),
     select_p_node_init: (node_ptr: readonly node_record_t[]): Rc => core.node_init(node_ptr),
     select_p_job_init: (job_list: readonly job_record_t[]): Rc => core.job_init(job_list),
     select_p_job_test: (args: SelectJobTestArgs): SelectJobTestResult => core.job_test(args),

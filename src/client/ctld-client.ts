@@ -3,9 +3,10 @@
 // demand (detached, logging to the state directory) and waits for its socket, so a fresh
 // user needs no set-up. Two commands starting one at once is harmless: the second tsctld
 // finds the state directory locked and leaves, and both commands use the first.
+import { ensureDir } from '../core/ensure-dir.js';
 import net from 'node:net';
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, closeSync } from 'node:fs';
+import { openSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../core/errors.js';
@@ -111,7 +112,7 @@ export async function connectController(options: ConnectOptions): Promise<CtldCl
 
 function startController(options: ConnectOptions): void {
   try {
-    mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
+    ensureDir(options.stateDir);
   } catch (error) {
     throw new UserError(`state directory ${options.stateDir} is not writable: ${(error as NodeJS.ErrnoException).code ?? ''}`);
   }

@@ -4,10 +4,10 @@
 
 const UNITS = ['', 'K', 'M', 'G', 'T', 'P'] as const;
 
-export function convertNumUnit(num: number): string {
+/** `unit` is where `num` starts: 0 for a plain count, 2 for megabytes (`100` → `100M`). */
+export function convertNumUnit(num: number, unit = 0): string {
   if (num === 0) return '0';
   let value = num;
-  let unit = 0;
   while (value >= 1024 && Math.trunc(value) % 512 === 0) {
     value /= 1024;
     unit += 1;

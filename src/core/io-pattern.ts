@@ -104,3 +104,61 @@ function required<T>(value: T | undefined, letter: string): T {
   if (value === undefined) throw new RangeError(`expandIoPattern: no value for %${letter}`);
   return value;
 }
+
+/** What a batch job's -o/-e/-i pattern is filled from (slurmd's fname.c for the batch step). */
+export interface BatchPatternContext {
+  jobId: number;
+  /** Set for array tasks only. */
+  arrayJobId?: number;
+  arrayTaskId?: number;
+  jobName: string;
+  /** %N: the job's first node (Slurm prints that node's host name). */
+  nodeName: string;
+  user: string;
+  /** Relative names are relative to it (-D, else the submit directory). */
+  workDir: string;
+}
+
+/**
+ * The absolute file a batch job's stdout/stderr/stdin pattern names. No pattern gives sbatch's
+ * default, slurm-%j.out (slurm-%A_%a.out for an array task); "none" (any case) is /dev/null.
+ * The batch step is the step called "batch", so %s is "batch" and %J the bare job id; %t and
+ * %n are 0; outside an array %A is the job id and %a NO_VAL. Widths and backslashes as for
+ * srun (observed on Slurm 22.05: -o 'o-%j-%x-%A-%a-%N-%u-%%-%J-%s-%4a-%4j-%t-%n.out' as job
+ * 441 named nm wrote o-441-nm-441-4294967294-vm-root-%-441-batch-4294967294-0441-0-0.out).
+ */
+export function batchOutputPath(pattern: string | undefined, ctx: BatchPatternContext): string {
+  const given = pattern ?? (ctx.arrayTaskId === undefined ? 'slurm-%j.out' : 'slurm-%A_%a.out');
+  if (given.toLowerCase() === 'none') return '/dev/null';
+  const name = given.includes('\\') ? given.replaceAll('\\', '') : expandBatchPattern(given, ctx);
+  return name.startsWith('/') ? name : `${ctx.workDir.replace(/\/+$/, '')}/${name}`;
+}
+
+function expandBatchPattern(pattern: string, ctx: BatchPatternContext): string {
+  type Groups = [string, string | undefined, string | undefined, string | undefined];
+  return pattern.replace(CONVERSION, (whole, ...[_body, width, letter, digitsOnly]: Groups) => {
+    if (whole === '%%') return '%';
+    if (digitsOnly !== undefined) return digitsOnly;
+    const pad = (n: number): string => String(n).padStart(Math.min(Number(width || 0), MAX_WIDTH), '0');
+    switch (letter) {
+      case 'A':
+        return pad(ctx.arrayJobId ?? ctx.jobId);
+      case 'a':
+        return pad(ctx.arrayTaskId ?? NO_VAL);
+      case 'J':
+      case 'j':
+        return pad(ctx.jobId);
+      case 's':
+        return 'batch';
+      case 't':
+      case 'n':
+        return pad(0);
+      case 'N':
+        return ctx.nodeName;
+      case 'u':
+        return ctx.user;
+      default:
+        return ctx.jobName;
+    }
+  });
+}

@@ -3,15 +3,15 @@
 // its pid after a controller restart), asked to end on cancel or time limit, and its result
 // turns into the job's final state. A step daemon that vanished without a result is a node
 // failure: the job is requeued, or ends NODE_FAIL with --no-requeue, as Slurm does.
+import { ensureDir } from '../core/ensure-dir.js';
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { openSync, closeSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { INFINITE } from '../core/slurm-constants.js';
 import { UserError } from '../core/errors.js';
 import { isFinished } from '../core/job-state.js';
 import { compressHostlist } from '../core/hostlist.js';
-import { expandIoPattern } from '../core/io-pattern.js';
-import path from 'node:path';
+import { batchOutputPath } from '../core/io-pattern.js';
 import {
   JOB_CANCELLED,
   JOB_COMPLETE,
@@ -66,7 +66,7 @@ export class BatchJobs implements Launcher {
     const record = job.record;
     const names = ctl.table.namesFromBitmap(record.node_bitmap!);
     rmSync(files.dir, { recursive: true, force: true });
-    mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+    ensureDir(files.dir);
     writeFileSync(files.script, job.desc.script, { mode: 0o700 });
     const arrayTaskIds = job.arrayJobId !== 0 ? (ctl.arrays.get(job.arrayJobId) ?? []).map((t) => t.arrayTaskId ?? 0) : undefined;
     const env = batchEnv(job, {
@@ -88,8 +88,7 @@ export class BatchJobs implements Launcher {
       user: job.desc.userName,
       workDir: job.desc.workDir,
     };
-    const defaultOut = job.arrayJobId !== 0 ? 'slurm-%A_%a.out' : 'slurm-%j.out';
-    const stdout = batchOutputPath(job.desc.output ?? defaultOut, patternFacts);
+    const stdout = batchOutputPath(job.desc.output, patternFacts);
     const spec: BatchSpec = {
       jobId: record.job_id,
       nodeName: names[0]!,
@@ -253,25 +252,6 @@ export class BatchJobs implements Launcher {
       rmSync(jobDirFiles(ctl.options.stateDir, job.record.job_id).dir, { recursive: true, force: true });
     }
   }
-}
-
-// TODO(helper): io-pattern's batchOutputPath once it lands.
-function batchOutputPath(
-  pattern: string,
-  f: { jobId: number; arrayJobId?: number; arrayTaskId?: number; jobName: string; nodeName: string; user: string; workDir: string },
-): string {
-  const name = expandIoPattern(pattern, {
-    jobId: f.jobId,
-    stepId: 0,
-    taskId: 0,
-    nodeId: 0,
-    nodeName: f.nodeName,
-    userName: f.user,
-    jobName: f.jobName,
-    ...(f.arrayJobId !== undefined && { arrayJobId: f.arrayJobId }),
-    ...(f.arrayTaskId !== undefined && { arrayTaskId: f.arrayTaskId }),
-  });
-  return path.resolve(f.workDir, name);
 }
 
 function stateFor(cause: KillCause): number {

@@ -56,11 +56,13 @@ export class Controller implements JobLookup {
 
   /** Loads the plugins and the saved state: select_p_node_init → state_restore → job_init. */
   async start(): Promise<string[]> {
-    const { config, registry, stateDir } = this.options;
+    const { config, registry } = this.options;
     const recovered = this.store.recover();
     for (const stored of [...recovered.jobs.values()].sort((a, b) => a.id - b.id)) this.restoreJob(stored);
     const selectPlugin = await registry.get('select', config.plugins.select);
-    this.select = new Select(selectPlugin.module as unknown as SelectOps, { pluginType: selectPlugin.type, stateDir });
+    // The plugin's state file goes beside the controller's own (state/ctld), where an embedded
+    // tsrun, which restores from its own state directory, never reads it.
+    this.select = new Select(selectPlugin.module as unknown as SelectOps, { pluginType: selectPlugin.type, stateDir: this.store.dir });
     const rc = await this.select.init(
       this.table.nodes,
       [...this.jobs.values()].map((job) => job.record),
@@ -148,8 +150,11 @@ export class Controller implements JobLookup {
     return this.store.append({ t: 'purge', id: job.record.job_id });
   }
 
+  /** A snapshot of the job table, and select_p_state_save beside it. */
   async saveSnapshot(): Promise<void> {
     await this.store.snapshot(() => ({ jobs: this.storedJobs(), nodes: [] }));
+    const rc = await this.select.stateSave();
+    if (rc !== 0) this.log.error(`select_p_state_save failed (rc ${rc})`);
   }
 
   private storedJobs(): StoredJob[] {

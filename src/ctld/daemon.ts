@@ -1,7 +1,8 @@
 // tsctld's life (DESIGN.md §2): lock the state directory, recover, serve requests on a Unix
 // socket there, schedule, watch time limits, and — when started on demand by a command —
 // exit once nothing has happened for a while and no job is left to look after.
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { ensureDir } from '../core/ensure-dir.js';
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
@@ -80,8 +81,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     timers.forEach(clearInterval);
     await server?.close();
     if (ctl) {
-      await ctl.saveSnapshot().catch((error: Error) => log.error(`state save failed: ${error.message}`));
-      await ctl.select?.stateSave().catch((error: Error) => log.error(error.message));
+      if (ctl.select) await ctl.saveSnapshot().catch((error: Error) => log.error(`state save failed: ${error.message}`));
       ctl.store.close();
     }
     await registry.finiAll();
@@ -95,7 +95,7 @@ function isIdle(ctl: Controller, server: RpcServer, seconds: number): boolean {
 
 function prepareStateDir(stateDir: string): void {
   try {
-    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    ensureDir(stateDir);
     accessSync(stateDir, constants.W_OK);
   } catch (error) {
     throw new UserError(`state directory ${stateDir} is not writable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);

@@ -1,6 +1,7 @@
 // Job (and step) ids that stay unique across commands sharing a state directory, as slurmctld's
 // FirstJobId counter does: a small counter file, updated under an exclusive lock file.
-import { mkdirSync, openSync, closeSync, readFileSync, renameSync, rmSync, writeFileSync, fsyncSync, statSync } from 'node:fs';
+import { ensureDir } from '../core/ensure-dir.js';
+import { openSync, closeSync, readFileSync, renameSync, rmSync, writeFileSync, fsyncSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
 
@@ -23,7 +24,7 @@ export function takeNextStepId(stateDir: string, jobId: number): number {
 }
 
 function takeNext(dir: string, name: string, first: number, count = 1): number {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  ensureDir(dir);
   const counter = path.join(dir, name);
   return withLock(`${counter}.lock`, () => {
     let next = first;

@@ -6,7 +6,14 @@
 export interface DependencyTerm {
   type: 'after' | 'afterany' | 'afterok' | 'afternotok' | 'aftercorr' | 'afterburstbuffer' | 'singleton';
   /** The job ids it names (`12_3` is job 12, array task 3); empty for singleton. */
-  jobs: Array<{ jobId: number; arrayTaskId?: number; /** `after:12+5`: minutes after the start. */ delayMinutes?: number }>;
+  jobs: Array<{
+    jobId: number;
+    arrayTaskId?: number;
+    /** `after:12+5`: minutes after the start. */
+    delayMinutes?: number;
+    /** `12_*`: every task of array job 12 (Slurm stores task id INFINITE); arrayTaskId is then unset. */
+    allTasks?: boolean;
+  }>;
 }
 
 export interface DependencySpec {
@@ -31,6 +38,11 @@ export interface JobDescriptor {
   script: string;
   /** Arguments after the script name, given to the script as $1... */
   argv: string[];
+  /**
+   * scontrol's Command=: the script name as sbatch sends it (made absolute when it was found
+   * through the working directory or PATH); undefined for --wrap and a script read from stdin.
+   */
+  command?: string;
   name: string;
   partition: string | undefined;
   /** -n; undefined when not given. */
@@ -47,6 +59,8 @@ export interface JobDescriptor {
   gres: string | undefined;
   gpus: string | undefined;
   exclusive: boolean;
+  /** `--exclusive=user|mcs|oversubscribe`: share nodes only with the same user / MCS label, or freely; undefined otherwise. */
+  exclusiveMode?: 'user' | 'mcs' | 'oversubscribe';
   overcommit: boolean;
   contiguous: boolean;
   /** Minutes, or INFINITE (then the partition's default/max applies). */

@@ -50,4 +50,22 @@ export interface JobView {
   comment: string | null;
   /** Whether the batch step (or cleanup) is still going. */
   active: boolean;
+  // What squeue's other fields show (tsqueue -o/-O, --json).
+  /** --ntasks-per-node, or null. */
+  ntasksPerNode: number | null;
+  /** The upper node count of -N min-max, or null. */
+  maxNodes: number | null;
+  /** -w and -x as given (hostlists), or null. */
+  reqNodes: string | null;
+  excNodes: string | null;
+  contiguous: boolean;
+  /** --exclusive (squeue's OVER_SUBSCRIBE=NO). */
+  exclusive: boolean;
+  /** --gpus (Slurm's tres_per_job), or null. */
+  gpus: string | null;
+  /** Whether -o / -e were given (squeue prints `<WorkDir>/slurm-<id>.out` for the default). */
+  outputGiven: boolean;
+  errorGiven: boolean;
+  /** The host the job was submitted from (Slurm's AllocNode). */
+  allocNode: string;
 }

@@ -52,24 +52,27 @@ export function versionProblem(v: unknown): string | undefined {
  * is reported once through `onBad` and skipped.
  */
 export function lineReader(onMessage: (message: unknown) => void, onBad: (line: string) => void): (chunk: Buffer) => void {
-  let pending = '';
+  // The bytes of the line not yet ended. Only each new chunk is searched for the newline
+  // (a 10,000-job answer arrives in ~130 chunks; rescanning all of it each time cost 0.5 s),
+  // and bytes are decoded once the line is whole, so no character is split between chunks.
+  let parts: Buffer[] = [];
   return (chunk) => {
-    pending += chunk.toString('utf8');
-    let newline = pending.indexOf('\n');
-    while (newline >= 0) {
-      const line = pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
-      if (line.trim() !== '') {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(line);
-        } catch {
-          onBad(line);
-          parsed = undefined;
-        }
-        if (parsed !== undefined) onMessage(parsed);
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); newline >= 0; newline = chunk.indexOf(0x0a, start)) {
+      parts.push(chunk.subarray(start, newline));
+      const line = Buffer.concat(parts).toString('utf8');
+      parts = [];
+      start = newline + 1;
+      if (line.trim() === '') continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        onBad(line);
+        parsed = undefined;
       }
-      newline = pending.indexOf('\n');
+      if (parsed !== undefined) onMessage(parsed);
     }
+    if (start < chunk.length) parts.push(chunk.subarray(start));
   };
 }

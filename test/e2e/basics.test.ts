@@ -32,7 +32,7 @@ describe.each(['tsrun', 'tscontrol', 'tsinfo'])('%s', (bin) => {
 
 describe('help', () => {
   it('shows examples', async () => {
-    for (const bin of ['tsrun', 'tscontrol']) {
+    for (const bin of ['tsrun', 'tscontrol', 'tsbatch', 'tsqueue', 'tscancel', 'tsctld']) {
       const r = await runBin(bin, ['--help']);
       expect(r.stdout).toMatch(/Examples:\n {2}\$ ts/);
     }
@@ -41,8 +41,8 @@ describe('help', () => {
 
 describe('commands of a later release', () => {
   it('say so plainly and fail', async () => {
-    const r = await runBin('tsbatch', ['job.sh']);
+    const r = await runBin('tsstepd', ['--node', 'node1']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toBe(`tsbatch: error: tsbatch is not available in tslurm ${version} yet; see "Status" in the README\n`);
+    expect(r.stderr).toBe(`tsstepd: error: tsstepd is not available in tslurm ${version} yet; see "Status" in the README\n`);
   });
 });

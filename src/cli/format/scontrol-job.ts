@@ -1,8 +1,7 @@
 // `scontrol show job` for one job, line by line as Slurm 22.05's slurm_sprint_job_info()
 // prints a batch job (observed on Slurm 22.05). Accounting fields tslurm has no source for
 // (Account, QOS, MCS label, reboot, power) print as Slurm prints them without accounting.
-import path from 'node:path';
-import { expandIoPattern } from '../../core/io-pattern.js';
+import { batchOutputPath } from '../../core/io-pattern.js';
 import { jobStateString } from '../../core/job-state.js';
 import { formatSlurmDate, minsToTimeStr, secsToTimeStr } from '../../core/time-string.js';
 import { JOB_PENDING, JOB_STATE_BASE } from '../../plugin-api/records.js';
@@ -63,15 +62,12 @@ function tres(job: JobView, pending: boolean): string {
 
 // scontrol shows the output paths with the job's values filled in, as slurmd will open them.
 function ioPath(job: JobView, pattern: string): string {
-  const name = expandIoPattern(pattern, {
+  return batchOutputPath(pattern, {
     jobId: job.jobId,
-    stepId: 0,
-    taskId: 0,
-    nodeId: 0,
-    nodeName: job.batchHost ?? '',
-    userName: job.userName,
-    jobName: job.name,
     ...(job.arrayJobId !== 0 && { arrayJobId: job.arrayJobId, arrayTaskId: job.arrayTaskId ?? 0 }),
+    jobName: job.name,
+    nodeName: job.batchHost ?? '',
+    user: job.userName,
+    workDir: job.workDir,
   });
-  return path.resolve(job.workDir, name);
 }

@@ -1,6 +1,53 @@
-// tsbatch: Submit a batch script to the queue (like sbatch).
-import { runPlannedCommand } from '../../cli/planned-command.js';
+// tsbatch (sbatch): submit a batch script. This file is the command's face (help, examples,
+// how errors look); request.ts turns argv, environment and script into the job; submit.ts
+// sends it.
+import { TimeSpecError } from '../../core/begin-time.js';
+import { UserError } from '../../core/errors.js';
+import { FatalError } from './fatal.js';
+import { GetoptError, getoptWords } from './getopt.js';
+import { HELP_AND_VERSION, tsbatchProgram } from './options.js';
+import { parseTsbatchArgs } from './request.js';
 
-export function run(argv: string[], bin: string): Promise<number> {
-  return runPlannedCommand(bin, 'Submit a batch script to the queue (like sbatch).', argv);
+const examples = [
+  'tsbatch job.sh                           # options from the #SBATCH lines of job.sh',
+  "tsbatch -N2 -n8 -t 10 --wrap='tsrun hostname'",
+  'tsbatch --array=0-15%4 -o out-%A_%a.txt task.sh',
+  'tsbatch -d afterok:12:13 --parsable collect.sh',
+  'tsbatch --begin=now+1hour --export=NONE,DATA=/tmp/in job.sh',
+  'tsbatch -W job.sh; echo "job exited $?"',
+];
+
+export async function run(argv: string[], bin: string): Promise<number> {
+  let status = 0;
+  // Commander here answers --help and --version; request.ts reads argv itself, in sbatch's
+  // order, once the action runs.
+  const program = tsbatchProgram(bin, examples).action(async () => {
+    const parsed = await parseTsbatchArgs(argv, { env: process.env, cwd: process.cwd(), stdin: readStdin });
+    const { submitBatch } = await import('./submit.js');
+    status = await submitBatch(parsed, { bin });
+  });
+  try {
+    await program.parseAsync(getoptWords(argv, program, HELP_AND_VERSION), { from: 'user' });
+  } catch (error) {
+    throw inSbatchWords(error, bin);
+  }
+  return status;
+}
+
+// The lines sbatch prints without "error:": getopt's (and its hint), parse_time()'s own line
+// before "Invalid --begin specification", and fatal() lines.
+function inSbatchWords(error: unknown, bin: string): unknown {
+  if (!(error instanceof UserError)) return error;
+  const { exitCode, code } = error;
+  const bare = (text: string): UserError => new UserError(text, { bare: true, exitCode, code });
+  if (error instanceof GetoptError) return bare(`${bin}: ${error.message}\nTry "${bin} --help" for more information`);
+  if (error.cause instanceof TimeSpecError) return bare(`${error.cause.message}\n${bin}: error: ${error.message}`);
+  if (error instanceof FatalError) return bare(`${bin}: fatal: ${error.message}`);
+  return error;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -33,7 +33,7 @@ export async function run(argv: string[], bin: string): Promise<number> {
     .option('--json', 'print data as JSON')
     .option('-o, --oneliner', 'one line per record')
     .option('-F, --future', 'include nodes in the FUTURE state')
-    .argument('<command>', 'show | hold | uhold | release')
+    .argument('<command>', 'show | hold | uhold | release | ping')
     .argument(
       '[words...]',
       'job ids (hold, release), or what to show: job [ID] | node [NODES] | partition [NAME] | config | plugins | hostnames LIST | hostlist LIST | hostlistsorted LIST',
@@ -50,6 +50,10 @@ async function dispatch(bin: string, command: string, words: string[], options: 
   if (verb === 'hold' || verb === 'uhold' || verb === 'release') {
     const { changeJobs } = await import('./jobs.js');
     return changeJobs(verb, words.flatMap((w) => w.split(',')).filter(Boolean), options.cluster);
+  }
+  if (verb === 'ping') {
+    const { ping } = await import('./jobs.js');
+    return ping(options.cluster);
   }
   if (verb !== 'show') {
     throw new UserError(`invalid keyword: ${command}`);

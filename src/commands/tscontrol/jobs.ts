@@ -1,5 +1,6 @@
 // tscontrol's job commands: `show job [ID]`, `hold`, `release` — answered by the controller.
 // With no controller running there are no jobs to show (scontrol says so its own way).
+import { hostname } from 'node:os';
 import { UserError } from '../../core/errors.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
@@ -55,4 +56,14 @@ export async function changeJobs(op: 'hold' | 'release' | 'uhold', ids: string[]
   } finally {
     client.close();
   }
+}
+
+/** scontrol ping: "Slurmctld(primary) at HOST is UP" (exit 0) or "... is DOWN" (exit 1). */
+export async function ping(cluster: string | undefined): Promise<number> {
+  const client = await connect(cluster);
+  const host = hostname().split('.')[0];
+  const up = client !== undefined && (await client.call('ping').then(() => true, () => false));
+  client?.close();
+  process.stdout.write(`Slurmctld(primary) at ${host} is ${up ? 'UP' : 'DOWN'}\n`);
+  return up ? 0 : 1;
 }

@@ -2,8 +2,9 @@
 // background — a detached copy of itself with -D, logging to tsctld.log in the state
 // directory; this process returns once that copy answers on its socket, or reports why it
 // could not start.
+import { ensureDir } from '../../core/ensure-dir.js';
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
 import { UserError } from '../../core/errors.js';
@@ -46,7 +47,7 @@ async function startInBackground(options: StartOptions, stateDir: string): Promi
   const logFile = path.join(stateDir, 'tsctld.log');
   let logFd: number;
   try {
-    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    ensureDir(stateDir);
     logFd = openSync(logFile, 'a', 0o600);
   } catch (error) {
     throw new UserError(`state directory ${stateDir} is not writable: ${(error as NodeJS.ErrnoException).code ?? ''}`);

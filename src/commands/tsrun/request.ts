@@ -1,6 +1,7 @@
 // Raw tsrun options → a validated step request, with srun's own messages and exit statuses
 // (observed on Slurm 22.05: a bad number exits 1, a bad --time/--mem/-m/-N range exits 255).
 import { UserError } from '../../core/errors.js';
+import { MEM_OPTIONS_EXCLUSIVE, parseNodeCount, positiveInt } from '../../cli/job-option-values.js';
 import { parseMemoryMB } from '../../core/memory-size.js';
 import { parseTimeLimitOption } from '../../core/time-string.js';
 import { INFINITE } from '../../core/slurm-constants.js';
@@ -45,26 +46,12 @@ export interface StepRequest {
   command: string[];
 }
 
-/** srun's "Invalid numeric value "abc" for --ntasks." for anything but a positive integer. */
-function positiveInt(value: string | undefined, option: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = /^\s*\d+\s*$/.test(value) ? Number.parseInt(value, 10) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) throw new UserError(`Invalid numeric value "${value}" for ${option}.`);
-  return n;
-}
-
 /** -N min[-max]; srun passes 0 on to the controller, which answers "Node count specification invalid". */
 function parseNodes(value: string | undefined): { min?: number; max?: number } {
   if (value === undefined) return {};
-  const match = /^(\d+)(?:-(\d+))?$/.exec(value.trim());
-  if (!match) throw new UserError(`Invalid node count specification: ${value}`, { exitCode: 255 });
-  const min = Number.parseInt(match[1]!, 10);
-  const max = match[2] === undefined ? undefined : Number.parseInt(match[2], 10);
-  if (max !== undefined && max < min) {
-    throw new UserError(`Maximum node count ${max} is less than minimum node count ${min}`, { exitCode: 255 });
-  }
+  const { min, max } = parseNodeCount(value);
   if (min === 0 || max === 0) throw UserError.fromErrno('ESLURM_INVALID_NODE_COUNT', 'Unable to allocate resources');
-  return { min, max };
+  return { min, max: value.includes('-') ? max : undefined };
 }
 
 function parseKillOnBadExit(value: string | boolean | undefined): boolean {
@@ -77,7 +64,7 @@ export function buildStepRequest(raw: RawTsrunOptions, command: string[]): StepR
   const nodes = parseNodes(raw.nodes);
   const cpusPerTask = positiveInt(raw.cpusPerTask, '--cpus-per-task');
   if (raw.mem !== undefined && raw.memPerCpu !== undefined) {
-    throw new UserError('--mem and --mem-per-cpu are mutually exclusive.');
+    throw new UserError(MEM_OPTIONS_EXCLUSIVE);
   }
   return {
     ntasks: positiveInt(raw.ntasks, '--ntasks'),

@@ -2,7 +2,8 @@
 // snapshot (falling back to `.old`), then the journal records written after it. Both journals
 // are read: `journal.old` holds the records between the two snapshots, which a fall-back to
 // `job_state.old` needs.
-import { mkdirSync, renameSync, existsSync } from 'node:fs';
+import { ensureDir } from '../../core/ensure-dir.js';
+import { renameSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { Journal, readJournal, type JournalRecord, type SequencedRecord } from './journal.js';
 import { readSnapshot, writeSnapshot, type NodeStateRecord, type Snapshot } from './snapshot.js';
@@ -37,7 +38,7 @@ export class StateStore {
   }
 
   recover(): RecoveredState {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    ensureDir(this.dir);
     const problems: string[] = [];
     let base: Snapshot | undefined;
     for (const file of [this.snapshotFile, `${this.snapshotFile}.old`]) {

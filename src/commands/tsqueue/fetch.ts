@@ -1,0 +1,45 @@
+// tsqueue's question to the controller. tsqueue never starts one: with no controller running
+// on the state directory there are no pending or running jobs, so the listing is empty.
+import { UserError } from '../../core/errors.js';
+import { connectController } from '../../client/ctld-client.js';
+import type { JobView } from '../../protocol/job-view.js';
+
+export interface FetchOptions {
+  stateDir: string;
+  clusterFile: string | undefined;
+  /** -j with one id: ask for that job (or array) alone, as slurm_load_job() does. */
+  singleJob: number | undefined;
+}
+
+export async function fetchJobs(options: FetchOptions): Promise<JobView[]> {
+  let client;
+  try {
+    client = await connectController({ stateDir: options.stateDir, clusterFile: options.clusterFile, autostart: false });
+  } catch (error) {
+    // connectController names the socket error in its message: no socket, or nobody on it.
+    if (error instanceof UserError && /\((ENOENT|ECONNREFUSED)\)/.test(error.message)) return noController(options);
+    throw error;
+  }
+  try {
+    if (options.singleJob === undefined) return await client.call<JobView[]>('jobs', {});
+    try {
+      return await client.call<JobView[]>('jobs', { ids: [String(options.singleJob)] });
+    } catch (error) {
+      if (error instanceof UserError && error.code === 'ESLURM_INVALID_JOB_ID') throw invalidJobId();
+      throw error;
+    }
+  } finally {
+    client.close();
+  }
+}
+
+function noController(options: FetchOptions): JobView[] {
+  // No controller, no job: one asked for by id is unknown, as the controller would say.
+  if (options.singleJob !== undefined) throw invalidJobId();
+  return [];
+}
+
+// slurm_perror()'s line, without squeue's name in front (observed: `squeue -j 99999`).
+function invalidJobId(): UserError {
+  return new UserError('slurm_load_jobs error: Invalid job id specified', { bare: true, code: 'ESLURM_INVALID_JOB_ID' });
+}

@@ -1,0 +1,73 @@
+// The controller's promises about state: a SIGKILL while several processes submit loses no
+// acknowledged job and reuses no id; a second controller on the same state directory is
+// refused and changes nothing; an unwritable state directory is a one-line error.
+import { afterAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fixture, repoRoot, runBin } from '../helpers/run-bin.js';
+import { testController } from '../helpers/controller.js';
+
+const small = fixture('clusters', 'small.yaml');
+
+describe('tsctld state', () => {
+  const ctl = testController();
+  afterAll(() => ctl.stop());
+
+  it('keeps every acknowledged job across a SIGKILL during concurrent submissions', async () => {
+    const tsbatch = `${process.execPath} ${path.join(repoRoot, 'bin', 'tsbatch.js')}`;
+    // Each loop prints "<status> <output>" per submission; only status 0 was acknowledged.
+    const loop = `for i in $(seq 1 12); do out=$(${tsbatch} --cluster ${small} --parsable --hold --wrap=true 2>&1); echo "$? $out"; done`;
+    const loops = Array.from({ length: 4 }, () =>
+      execa('bash', ['-c', loop], { cwd: ctl.workDir, env: { ...process.env, ...ctl.env, NO_COLOR: '1' }, reject: false }),
+    );
+    await ctl.until(() => {
+      try {
+        return readFileSync(path.join(ctl.stateDir, 'tsctld.pid'), 'utf8').trim() !== '';
+      } catch {
+        return false;
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const pid = Number.parseInt(readFileSync(path.join(ctl.stateDir, 'tsctld.pid'), 'utf8'), 10);
+    process.kill(pid, 'SIGKILL');
+    const outputs = (await Promise.all(loops)).map((r) => r.stdout).join('\n');
+    const acked = outputs
+      .split('\n')
+      .filter((line) => line.startsWith('0 '))
+      .map((line) => Number(line.slice(2)));
+    expect(acked.length).toBeGreaterThan(10);
+    // Submissions after the kill started a new controller, which recovered the journal.
+    expect(readFileSync(path.join(ctl.stateDir, 'tsctld.pid'), 'utf8').trim()).not.toBe(String(pid));
+    expect(new Set(acked).size).toBe(acked.length);
+    const shown = await ctl.run('tscontrol', ['-o', 'show', 'job']);
+    const present = new Set([...shown.stdout.matchAll(/^JobId=(\d+) /gm)].map((m) => Number(m[1])));
+    expect(acked.filter((id) => !present.has(id))).toEqual([]);
+    await ctl.run('tscancel', ['-u', String(process.getuid?.() ?? 0)]);
+  });
+
+  it('refuses a second controller on the same state directory', async () => {
+    await ctl.run('tsbatch', ['--cluster', small, '--hold', '--wrap', 'true']);
+    const pid = readFileSync(path.join(ctl.stateDir, 'tsctld.pid'), 'utf8').trim();
+    const second = await ctl.run('tsctld', ['--cluster', small, '-D']);
+    expect(second).toMatchObject({
+      exitCode: 1,
+      stderr: `tsctld: error: another tsctld (pid ${pid}) is already using state directory ${ctl.stateDir}\n`,
+    });
+    expect(readFileSync(path.join(ctl.stateDir, 'tsctld.pid'), 'utf8').trim()).toBe(pid);
+    expect((await ctl.run('tscontrol', ['ping'])).exitCode).toBe(0);
+  });
+});
+
+describe('an unusable state directory', () => {
+  it('is one clear line from tsbatch and from tsctld', async () => {
+    const env = { TSLURM_STATE_DIR: '/proc/tslurm-no-such-dir' };
+    const batch = await runBin('tsbatch', ['--wrap', 'true'], { env });
+    expect(batch.exitCode).toBe(1);
+    expect(batch.stderr).toBe('tsbatch: error: state directory /proc/tslurm-no-such-dir is not writable: ENOENT\n');
+    const daemon = await runBin('tsctld', ['-D'], { env });
+    expect(daemon.exitCode).toBe(1);
+    expect(daemon.stderr).toBe('tsctld: error: state directory /proc/tslurm-no-such-dir is not writable: ENOENT\n');
+  });
+});
+
