@@ -1,19 +1,13 @@
 // Group names as getgrgid gives them, from /etc/group (Node has no group lookup of its own).
-import { readFileSync } from 'node:fs';
+import { readIdFile } from './users.js';
 
 let table: Map<number, string> | undefined;
 
+// gid → the first name the file gives it.
 function groups(): Map<number, string> {
   if (table) return table;
   table = new Map();
-  try {
-    for (const line of readFileSync('/etc/group', 'utf8').split('\n')) {
-      const [name, , gid] = line.split(':');
-      if (name && gid !== undefined && /^\d+$/.test(gid) && !table.has(Number(gid))) table.set(Number(gid), name);
-    }
-  } catch {
-    // no group file: every group shows as its number
-  }
+  for (const [name, gid] of readIdFile('/etc/group')) if (!table.has(gid)) table.set(gid, name);
   return table;
 }
 

@@ -67,28 +67,23 @@ export function isPerTask(pattern: string): boolean {
 /** The file name for one task: "out-%j-%2t.txt" → "out-5-01.txt". */
 export function expandIoPattern(pattern: string, ctx: IoPatternContext): string {
   if (pattern.includes('\\')) return pattern.replaceAll('\\', '');
-  type Groups = [string, string | undefined, string | undefined, string | undefined];
-  return pattern.replace(CONVERSION, (whole, ...[_body, width, letter, digitsOnly]: Groups) => {
-    if (whole === '%%') return '%';
-    // "%5" before an unknown letter or at the end loses its "%" in Slurm ("a%5" → "a5").
-    if (digitsOnly !== undefined) return digitsOnly;
-    const digits = Math.min(Number(width || 0), MAX_WIDTH);
-    const pad = (n: number | undefined): string => String(required(n, letter!)).padStart(digits, '0');
+  return expandConversions(pattern, (letter, pad) => {
+    const padded = (n: number | undefined): string => pad(required(n, letter));
     switch (letter) {
       case 'A':
-        return pad(ctx.arrayJobId ?? ctx.jobId);
+        return padded(ctx.arrayJobId ?? ctx.jobId);
       case 'a':
-        return pad(ctx.arrayTaskId ?? NO_VAL);
+        return padded(ctx.arrayTaskId ?? NO_VAL);
       case 'J':
-        return `${pad(ctx.jobId)}.${ctx.stepId}`;
+        return `${padded(ctx.jobId)}.${ctx.stepId}`;
       case 'j':
-        return pad(ctx.jobId);
+        return padded(ctx.jobId);
       case 's':
-        return pad(ctx.stepId);
+        return padded(ctx.stepId);
       case 't':
-        return pad(ctx.taskId);
+        return padded(ctx.taskId);
       case 'n':
-        return pad(ctx.nodeId);
+        return padded(ctx.nodeId);
       case 'N':
         return required(ctx.nodeName, letter);
       case 'u':
@@ -96,6 +91,21 @@ export function expandIoPattern(pattern: string, ctx: IoPatternContext): string 
       default:
         return required(ctx.jobName, 'x');
     }
+  });
+}
+
+/**
+ * Slurm's conversion rules, shared by the srun and batch forms: `%%` is `%`; `%5` before an
+ * unknown letter or at the end loses its `%` ("a%5" → "a5"); a width pads numbers with zeros,
+ * capped at ten digits. `convert` gives the text of one letter.
+ */
+function expandConversions(pattern: string, convert: (letter: string, pad: (n: number) => string) => string): string {
+  type Groups = [string, string | undefined, string | undefined, string | undefined];
+  return pattern.replace(CONVERSION, (whole, ...[_body, width, letter, digitsOnly]: Groups) => {
+    if (whole === '%%') return '%';
+    if (digitsOnly !== undefined) return digitsOnly;
+    const digits = Math.min(Number(width || 0), MAX_WIDTH);
+    return convert(letter!, (n) => String(n).padStart(digits, '0'));
   });
 }
 
@@ -135,11 +145,7 @@ export function batchOutputPath(pattern: string | undefined, ctx: BatchPatternCo
 }
 
 function expandBatchPattern(pattern: string, ctx: BatchPatternContext): string {
-  type Groups = [string, string | undefined, string | undefined, string | undefined];
-  return pattern.replace(CONVERSION, (whole, ...[_body, width, letter, digitsOnly]: Groups) => {
-    if (whole === '%%') return '%';
-    if (digitsOnly !== undefined) return digitsOnly;
-    const pad = (n: number): string => String(n).padStart(Math.min(Number(width || 0), MAX_WIDTH), '0');
+  return expandConversions(pattern, (letter, pad) => {
     switch (letter) {
       case 'A':
         return pad(ctx.arrayJobId ?? ctx.jobId);

@@ -5,17 +5,22 @@ import { userInfo } from 'node:os';
 
 let table: Map<string, number> | undefined;
 
-function passwd(): Map<string, number> {
-  if (table) return table;
-  table = new Map();
+/** name → id of a passwd-style file (name:x:id:...), first entry of a name winning; empty when unreadable. */
+export function readIdFile(file: string): Map<string, number> {
+  const ids = new Map<string, number>();
   try {
-    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
-      const [name, , uid] = line.split(':');
-      if (name && uid !== undefined && /^\d+$/.test(uid)) table.set(name, Number(uid));
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      const [name, , id] = line.split(':');
+      if (name && id !== undefined && /^\d+$/.test(id) && !ids.has(name)) ids.set(name, Number(id));
     }
   } catch {
-    // no passwd file: only the current user and numeric ids are known
+    // no such file: only numeric ids (and the current user) are known
   }
+  return ids;
+}
+
+function passwd(): Map<string, number> {
+  table ??= readIdFile('/etc/passwd');
   return table;
 }
 

@@ -6,25 +6,17 @@ import { createLogger, levelFromVerbosity } from '../../core/log.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { connectController } from '../../client/ctld-client.js';
-import type { JobDescriptor } from '../../protocol/job-desc.js';
+import type { ParsedTsbatch } from './request.js';
 import type { JobView } from '../../protocol/job-view.js';
 
-export interface ParsedBatch {
-  desc: JobDescriptor;
-  parsable: boolean;
-  wait: boolean;
-  testOnly: boolean;
-  quiet: boolean;
-  verbose: number;
-  cluster: string | undefined;
-}
+export type { ParsedTsbatch as ParsedBatch } from './request.js';
 
 interface SubmitAnswer {
   jobId: number;
   willRun?: { start: number; nodes: string; cpus: number; partition: string };
 }
 
-export async function submitBatch(parsed: ParsedBatch, ctx: { bin: string }): Promise<number> {
+export async function submitBatch(parsed: ParsedTsbatch, ctx: { bin: string }): Promise<number> {
   const log = createLogger(ctx.bin, levelFromVerbosity(parsed.verbose, parsed.quiet));
   const config = await loadCluster({ file: parsed.cluster });
   const client = await connectController({
