@@ -52,6 +52,16 @@ const submitted = Number(process.hrtime.bigint() - start) / 1e9;
 while ((await activeJobs()) > 0) await new Promise((resolve) => setTimeout(resolve, 100));
 const drained = Number(process.hrtime.bigint() - start) / 1e9;
 
+// The same number again from four shell loops at once: how fast the controller takes and runs
+// jobs when submissions overlap (their journal writes share fsyncs).
+const parallelStart = process.hrtime.bigint();
+const quarter = Math.ceil(jobs / 4);
+const oneLoop = `for i in $(seq 1 ${quarter}); do node ${tsbatch} --wrap=true > /dev/null || exit 1; done`;
+const parallel = spawnSync('sh', ['-c', `(${oneLoop}) & (${oneLoop}) & (${oneLoop}) & (${oneLoop}) & wait`], { env, cwd: work, stdio: 'inherit' });
+if (parallel.status !== 0) throw new Error('a parallel submission failed');
+while ((await activeJobs()) > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+const parallelSeconds = Number(process.hrtime.bigint() - parallelStart) / 1e9;
+
 const pid = Number.parseInt(readFileSync(path.join(env.TSLURM_STATE_DIR, 'tsctld.pid'), 'utf8'), 10);
 const status = readFileSync(`/proc/${pid}/status`, 'utf8');
 const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -59,5 +69,6 @@ process.kill(pid, 'SIGTERM');
 
 console.log(`tsbatch: ${jobs} jobs submitted in ${submitted.toFixed(1)} s (${(submitted * 1000 / jobs).toFixed(1)} ms each = ${(submitted * 1000 / jobs / floor).toFixed(2)}× node -e 0 at ${floor.toFixed(1)} ms)`);
 console.log(`tsbatch: queue empty after ${drained.toFixed(1)} s: ${(jobs / drained).toFixed(1)} jobs/s on 8 CPUs`);
+console.log(`tsbatch: ${quarter * 4} jobs from 4 loops at once, queue empty after ${parallelSeconds.toFixed(1)} s: ${((quarter * 4) / parallelSeconds).toFixed(1)} jobs/s`);
 console.log(`tsbatch --wait --wrap=true: ${latency.toFixed(0)} ms submit-to-done (${(latency / floor).toFixed(1)}× node -e 0)`);
 console.log(`tsctld peak RSS: ${(peakKb / 1024).toFixed(1)} MB`);

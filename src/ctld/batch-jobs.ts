@@ -92,7 +92,7 @@ export class BatchJobs implements Launcher {
     const spec: BatchSpec = {
       jobId: record.job_id,
       nodeName: names[0]!,
-      clusterFile: config.source.startsWith('/') ? config.source : undefined,
+      plugins: { clusterName: config.clusterName, plugins: config.plugins, options: config.options },
       script: files.script,
       argv: job.desc.argv,
       workDir: job.desc.workDir,

@@ -4,6 +4,7 @@
 // plugin then starts what it chooses among the rest through `ctx.start` (select RUN_NOW,
 // job_begin, job_ready, then the batch step).
 import { errnoValue } from '../core/errno.js';
+import { INFINITE } from '../core/slurm-constants.js';
 import { SLURM_SUCCESS } from '../plugin-api/common.js';
 import { NODE_STATE_BASE, NODE_STATE_DOWN, NODE_STATE_DRAIN, NODE_STATE_FUTURE, type Bitstr, type job_record_t } from '../plugin-api/records.js';
 import type { SchedContext, SchedStartResult, SchedWillRunResult } from '../plugin-api/sched.js';
@@ -72,6 +73,11 @@ async function waitReason(ctl: Controller, job: CtldJob, now: number, launcher: 
   }
   const partition = ctl.options.config.partitions.find((p) => p.name === job.record.partition);
   if (partition && partition.state !== 'UP') return partition.state === 'DOWN' ? 'PartitionDown' : 'PartitionInactive';
+  // Limits are checked at submit; a job recovered under a cluster file with lower limits waits.
+  if (partition && partition.maxTime !== INFINITE && job.record.time_limit !== INFINITE && job.record.time_limit > partition.maxTime) {
+    return 'PartitionTimeLimit';
+  }
+  if (partition && partition.maxNodes !== INFINITE && job.record.details.min_nodes > partition.maxNodes) return 'PartitionNodeLimit';
   if (job.arrayJobId !== 0 && job.arrayMaxRunning !== undefined && runningTasks(ctl, job.arrayJobId) >= job.arrayMaxRunning) {
     return 'JobArrayTaskLimit';
   }

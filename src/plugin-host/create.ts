@@ -5,11 +5,14 @@ import { PluginRegistry } from './registry.js';
 import { pluginSearchPath, type SearchDir } from './search-path.js';
 import { pluginTimeouts } from './timeout.js';
 
-export function searchPathFor(config: ClusterConfig, env: NodeJS.ProcessEnv = process.env): SearchDir[] {
+/** What the registry needs of a cluster: a step daemon gets just this, not the whole file. */
+export type PluginSettings = Pick<ClusterConfig, 'clusterName' | 'plugins' | 'options'>;
+
+export function searchPathFor(config: PluginSettings, env: NodeJS.ProcessEnv = process.env): SearchDir[] {
   return pluginSearchPath({ pluginDirs: config.plugins.pluginDirs, env });
 }
 
-export function createPluginRegistry(config: ClusterConfig, log: Logger, env: NodeJS.ProcessEnv = process.env): PluginRegistry {
+export function createPluginRegistry(config: PluginSettings, log: Logger, env: NodeJS.ProcessEnv = process.env): PluginRegistry {
   const { initMs, hookMs } = pluginTimeouts(env);
   return new PluginRegistry(
     { searchPath: searchPathFor(config, env), log, clusterName: config.clusterName, options: config.options, initTimeoutMs: initMs },

@@ -5,8 +5,8 @@ import path from 'node:path';
 export interface BatchSpec {
   jobId: number;
   nodeName: string;
-  /** The cluster file the controller runs with; undefined for the built-in cluster. */
-  clusterFile: string | undefined;
+  /** The cluster's plugin settings (the daemon needs no more of the cluster file). */
+  plugins: import('../plugin-host/create.js').PluginSettings;
   /** The script, already written to disk, and its arguments. */
   script: string;
   argv: string[];

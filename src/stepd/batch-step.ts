@@ -7,7 +7,6 @@ import { constants } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../core/log.js';
 import { formatSlurmDate } from '../core/time-string.js';
-import { loadCluster } from '../config/load.js';
 import { createPluginRegistry } from '../plugin-host/create.js';
 import { JobContainerFacade } from '../interfaces/job-container.js';
 import { ProctrackFacade } from '../interfaces/proctrack.js';
@@ -20,7 +19,7 @@ import type { BatchResult, BatchSpec, KillRequest } from './batch-spec.js';
 export async function runBatchStep(jobDir: string): Promise<number> {
   const spec = JSON.parse(readFileSync(path.join(jobDir, 'spec.json'), 'utf8')) as BatchSpec;
   const log = createLogger('tsstepd', 'info');
-  const config = await loadCluster({ file: spec.clusterFile });
+  const config = spec.plugins;
   const registry = createPluginRegistry(config, log);
   let killRequest: KillRequest | undefined;
   let result: BatchResult;

@@ -3,7 +3,7 @@
 // refused and changes nothing; an unwritable state directory is a one-line error.
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixture, repoRoot, runBin } from '../helpers/run-bin.js';
 import { testController } from '../helpers/controller.js';
@@ -56,6 +56,26 @@ describe('tsctld state', () => {
     });
     expect(readFileSync(path.join(ctl.stateDir, 'tsctld.pid'), 'utf8').trim()).toBe(pid);
     expect((await ctl.run('tscontrol', ['ping'])).exitCode).toBe(0);
+  });
+});
+
+describe('a restart under a changed cluster file', () => {
+  const ctl = testController();
+  afterAll(() => ctl.stop());
+
+  it('brings the jobs back, and one now beyond its partition\'s limit waits with PartitionTimeLimit', async () => {
+    const cluster = path.join(ctl.workDir, 'cluster.yaml');
+    const describe = (maxTime: number) =>
+      writeFileSync(cluster, `cluster: c\nnodes:\n  - name: n[1-2]\n    cpus: 2\npartitions:\n  - name: p\n    nodes: ALL\n    max_time: ${maxTime}\n`);
+    describe(60);
+    const id = (await ctl.run('tsbatch', ['--cluster', cluster, '--parsable', '--hold', '-t', '30', '--wrap', 'true'])).stdout.trim();
+    await ctl.stop();
+    describe(10);
+    await ctl.run('tsbatch', ['--cluster', cluster, '--hold', '--wrap', 'true']); // starts one, which recovers
+    expect(await ctl.jobField(id, 'TimeLimit')).toBe('00:30:00');
+    expect((await ctl.run('tscontrol', ['release', id])).exitCode).toBe(0);
+    await ctl.until(async () => (await ctl.jobField(id, 'Reason')) === 'PartitionTimeLimit');
+    expect(await ctl.jobField(id, 'JobState')).toBe('PENDING');
   });
 });
 

@@ -9,7 +9,6 @@ import { connectController } from '../../client/ctld-client.js';
 import type { ParsedTsbatch } from './request.js';
 import type { JobView } from '../../protocol/job-view.js';
 
-export type { ParsedTsbatch as ParsedBatch } from './request.js';
 
 interface SubmitAnswer {
   jobId: number;
