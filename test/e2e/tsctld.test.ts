@@ -3,7 +3,7 @@
 // refused and changes nothing; an unwritable state directory is a one-line error.
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixture, repoRoot, runBin } from '../helpers/run-bin.js';
 import { testController } from '../helpers/controller.js';
@@ -58,6 +58,52 @@ describe('tsctld state', () => {
     expect((await ctl.run('tscontrol', ['ping'])).exitCode).toBe(0);
   });
 });
+
+describe('running jobs across a controller crash', () => {
+  const ctl = testController();
+  afterAll(() => ctl.stop());
+  const sbatch = (args: string[]) => ctl.run('tsbatch', ['--cluster', small, '--parsable', ...args]);
+  const pidOf = (file: string) => Number.parseInt(readFileSync(file, 'utf8'), 10);
+
+  it('finishes a job whose batch step outlived a SIGKILLed controller', async () => {
+    const id = (await sbatch(['--wrap', 'sleep 2; echo done'])).stdout.trim();
+    await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'RUNNING');
+    process.kill(pidOf(path.join(ctl.stateDir, 'tsctld.pid')), 'SIGKILL');
+    await sbatch(['--hold', '--wrap', 'true']); // starts the next controller
+    await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'COMPLETED');
+    expect(ctl.read(`slurm-${id}.out`)).toBe('done\n');
+  });
+
+  it('requeues a job whose batch step vanished, or ends it NODE_FAIL with --no-requeue', async () => {
+    const requeued = (await sbatch(['--wrap', 'echo run $SLURM_RESTART_COUNT; sleep 30'])).stdout.trim();
+    const lost = (await sbatch(['--no-requeue', '--wrap', 'sleep 30'])).stdout.trim();
+    for (const id of [requeued, lost]) await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'RUNNING');
+    await ctl.stop();
+    // The node "fails": its step daemons die without leaving a result, with their scripts.
+    for (const id of [requeued, lost]) {
+      const stepd = Number(/"stepdPid":(\d+)/.exec(readFileSync(path.join(ctl.stateDir, 'ctld', 'job_state'), 'utf8').split('\n').find((l) => l.includes(`"id":${id},`))!)![1]);
+      process.kill(stepd, 'SIGKILL');
+      for (const pid of processesOfJob(id)) process.kill(pid, 'SIGKILL');
+    }
+    await sbatch(['--hold', '--wrap', 'true']);
+    expect(await ctl.jobField(lost, 'JobState')).toBe('NODE_FAIL');
+    await ctl.until(async () => (await ctl.jobField(requeued, 'Restarts')) === '1' && (await ctl.jobField(requeued, 'JobState')) === 'RUNNING');
+    await ctl.until(() => ctl.read(`slurm-${requeued}.out`).includes('run 1'));
+    expect(ctl.read(`slurm-${requeued}.out`)).toBe('run\nrun 1\n');
+    await ctl.run('tscancel', [requeued]);
+  });
+});
+
+/** Processes whose environment says they belong to job `id` (the batch script and its children). */
+function processesOfJob(id: string): number[] {
+  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).flatMap((name) => {
+    try {
+      return readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`SLURM_JOB_ID=${id}`) ? [Number(name)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
 
 describe('a restart under a changed cluster file', () => {
   const ctl = testController();
