@@ -1,13 +1,14 @@
 // Every way a step ends leaves no process behind (DESIGN.md §8): the step daemon signals the
 // step's proctrack container and waits until it is empty. The tasks start a daemon (setsid),
 // a double-forked grandchild, and ignore SIGTERM; /proc is scanned for anything left.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fixture, runBin, startBin } from '../helpers/run-bin.js';
 import { leftovers, liveWithMark } from '../helpers/proc-scan.js';
+import { testController } from '../helpers/controller.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const LINUXPROC = fixture('clusters', 'job-container-cncu.yaml');
@@ -95,6 +96,30 @@ describe('proctrack/pgid (the default) ends what stays in the tasks\' process gr
       timeout: 20_000,
     });
     expect(r.exitCode).toBe(137);
+    expect(await leftovers(mark)).toEqual([]);
+  });
+});
+
+describe('no process outlives a batch job (proctrack/linuxproc)', () => {
+  // A controller per case: the time limit's minute length is the controller's setting.
+  const controllers: Array<ReturnType<typeof testController>> = [];
+  afterAll(() => Promise.all(controllers.map((c) => c.stop())));
+
+  it.each([
+    ['tscancel', [] as string[]],
+    ['the time limit', ['-t', '1']],
+  ])('%s ends the script, its daemons and a SIGTERM-ignoring process', async (_how, extra) => {
+    const mark = randomUUID();
+    const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-clean-'));
+    const body = script(dir, `trap '' TERM; sh -c 'sleep 302' & READY; wait`).replace('$SLURM_PROCID', '0');
+    const ctl = testController({ TSLURM_KILL_WAIT: '1', TSLURM_MINUTE_SECONDS: '2' });
+    controllers.push(ctl);
+    const submitted = await ctl.run('tsbatch', ['--cluster', LINUXPROC, '--parsable', ...marked(mark, extra), '--wrap', body]);
+    const id = submitted.stdout.trim();
+    await ready(dir, 1);
+    expect(liveWithMark(mark).length).toBeGreaterThanOrEqual(4);
+    if (extra.length === 0) await ctl.run('tscancel', [id]);
+    await ctl.until(async () => ['CANCELLED', 'TIMEOUT'].includes(await ctl.jobField(id, 'JobState')), 20_000);
     expect(await leftovers(mark)).toEqual([]);
   });
 });
