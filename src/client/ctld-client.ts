@@ -17,6 +17,13 @@ const START_TIMEOUT_MS = 15_000;
 
 export class ControllerError extends UserError {}
 
+/** The controller went away while a request was open (it was stopped or killed). */
+export class ConnectionLost extends UserError {
+  constructor() {
+    super('Unable to contact slurm controller (connection lost)');
+  }
+}
+
 export class CtldClient {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (r: RpcResponse) => void; reject: (e: Error) => void }>();
@@ -35,7 +42,7 @@ export class CtldClient {
       ),
     );
     const lost = (): void => {
-      for (const waiter of this.pending.values()) waiter.reject(new UserError('Unable to contact slurm controller (connection lost)'));
+      for (const waiter of this.pending.values()) waiter.reject(new ConnectionLost());
       this.pending.clear();
     };
     socket.on('close', lost);

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fixture, repoRoot, runBin } from '../helpers/run-bin.js';
+import { fixture, repoRoot, runBin, startBin } from '../helpers/run-bin.js';
 import { testController } from '../helpers/controller.js';
 
 const small = fixture('clusters', 'small.yaml');
@@ -65,13 +65,17 @@ describe('running jobs across a controller crash', () => {
   const sbatch = (args: string[]) => ctl.run('tsbatch', ['--cluster', small, '--parsable', ...args]);
   const pidOf = (file: string) => Number.parseInt(readFileSync(file, 'utf8'), 10);
 
-  it('finishes a job whose batch step outlived a SIGKILLed controller', async () => {
-    const id = (await sbatch(['--wrap', 'sleep 2; echo done'])).stdout.trim();
-    await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'RUNNING');
+  it('finishes a job whose batch step outlived a SIGKILLed controller, and tsbatch --wait sees it end', async () => {
+    const waiting = startBin('tsbatch', ['--cluster', small, '--parsable', '--wait', '--wrap', 'sleep 2; echo done; exit 4'], {
+      cwd: ctl.workDir,
+      env: ctl.env,
+    });
+    await ctl.until(async () => (await ctl.jobField(1, 'JobState')) === 'RUNNING');
     process.kill(pidOf(path.join(ctl.stateDir, 'tsctld.pid')), 'SIGKILL');
-    await sbatch(['--hold', '--wrap', 'true']); // starts the next controller
-    await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'COMPLETED');
-    expect(ctl.read(`slurm-${id}.out`)).toBe('done\n');
+    const waited = await waiting;
+    expect(waited).toMatchObject({ exitCode: 4, stdout: '1\n', stderr: '' });
+    expect(await ctl.jobField(1, 'JobState')).toBe('FAILED');
+    expect(ctl.read('slurm-1.out')).toBe('done\n');
   });
 
   it('requeues a job whose batch step vanished, or ends it NODE_FAIL with --no-requeue', async () => {

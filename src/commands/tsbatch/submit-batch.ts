@@ -5,7 +5,7 @@ import { UserError } from '../../core/errors.js';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
-import { connectController } from '../../client/ctld-client.js';
+import { ConnectionLost, connectController } from '../../client/ctld-client.js';
 import type { ParsedTsbatch } from './request.js';
 import type { JobView } from '../../protocol/job-view.js';
 
@@ -18,11 +18,13 @@ interface SubmitAnswer {
 export async function submitBatch(parsed: ParsedTsbatch, ctx: { bin: string }): Promise<number> {
   const log = createLogger(ctx.bin, levelFromVerbosity(parsed.verbose, parsed.quiet));
   const config = await loadCluster({ file: parsed.cluster });
-  const client = await connectController({
-    stateDir: resolveStateDir(config),
-    clusterFile: config.source.startsWith('/') ? config.source : undefined,
-    autostart: true,
-  });
+  const connect = () =>
+    connectController({
+      stateDir: resolveStateDir(config),
+      clusterFile: config.source.startsWith('/') ? config.source : undefined,
+      autostart: true,
+    });
+  let client = await connect();
   try {
     let answer: SubmitAnswer;
     try {
@@ -36,10 +38,21 @@ export async function submitBatch(parsed: ParsedTsbatch, ctx: { bin: string }): 
       log.info(`Job ${answer.jobId} to start at ${formatSlurmDate(w.start)} using ${w.cpus} processors on nodes ${w.nodes} in partition ${w.partition}`);
       return 0;
     }
-    process.stdout.write(parsed.parsable ? `${answer.jobId}\n` : `Submitted batch job ${answer.jobId}\n`);
+    // -Q silences even the --parsable id (observed on Slurm 22.05).
+    if (!parsed.quiet) process.stdout.write(parsed.parsable ? `${answer.jobId}\n` : `Submitted batch job ${answer.jobId}\n`);
     if (!parsed.wait) return 0;
-    const views = await client.call<JobView[]>('wait', { ids: [String(answer.jobId)] });
-    return waitExitCode(views);
+    // sbatch --wait polls, so it outlives a controller restart; here the wait is one request,
+    // sent again to the next controller (started on demand) when the connection drops.
+    for (;;) {
+      try {
+        return waitExitCode(await client.call<JobView[]>('wait', { ids: [String(answer.jobId)] }));
+      } catch (error) {
+        if (!(error instanceof ConnectionLost)) throw error;
+        client.close();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        client = await connect();
+      }
+    }
   } finally {
     client.close();
   }
