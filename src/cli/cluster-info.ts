@@ -1,11 +1,46 @@
-// Where the viewing commands (tsinfo, tscontrol show) get nodes and partitions from: the one
-// place that changes when the controller daemon answers instead of the cluster file.
+// Where the viewing commands (tsinfo, tscontrol show node|partition) get nodes and partitions
+// from: the running controller, which knows the jobs' allocations and the nodes' drain and
+// down states; with none running, the cluster file (quickly, and without starting one).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { ClusterConfig } from '../config/types.js';
 import type { ClusterInfo } from '../protocol/node-info.js';
 
 export async function loadClusterInfo(file: string | undefined): Promise<{ config: ClusterConfig; info: ClusterInfo }> {
   const { loadCluster } = await import('../config/load.js');
-  const { infoFromConfig } = await import('../ctld/info-snapshot.js');
   const config = await loadCluster({ file });
-  return { config, info: infoFromConfig(config) };
+  const { resolveStateDir } = await import('../config/state-dir.js');
+  const stateDir = resolveStateDir(config);
+  const live = await fromController(stateDir);
+  if (live) return { config, info: live };
+  const { infoFromConfig } = await import('../ctld/info-snapshot.js');
+  const info = infoFromConfig(config);
+  // A drain or down set before the controller stopped still holds.
+  if (existsSync(path.join(stateDir, 'ctld'))) {
+    const { readSavedNodes } = await import('../ctld/state/saved-nodes.js');
+    const saved = readSavedNodes(stateDir);
+    for (const node of info.nodes) {
+      const s = saved.get(node.name);
+      if (s === undefined) continue;
+      Object.assign(node, { nodeState: s.state, reason: s.reason, reasonTime: s.time ?? 0, reasonUid: s.uid ?? node.reasonUid });
+    }
+  }
+  return { config, info };
+}
+
+async function fromController(stateDir: string): Promise<ClusterInfo | undefined> {
+  if (!existsSync(path.join(stateDir, 'tsctld.sock'))) return undefined;
+  const { connectController } = await import('../client/ctld-client.js');
+  let client;
+  try {
+    client = await connectController({ stateDir, clusterFile: undefined, autostart: false });
+  } catch {
+    return undefined; // a socket left by a controller that is gone
+  }
+  try {
+    // An older controller that does not know the request: the cluster file it is.
+    return await client.call<ClusterInfo>('cluster_info').catch(() => undefined);
+  } finally {
+    client.close();
+  }
 }

@@ -9,8 +9,7 @@ export interface CommandModule {
 }
 
 /** Entry point of a bin: `runCli('tsrun', () => import('../dist/commands/tsrun.js'))`. */
-export async function runCli(bin: string, load: () => Promise<CommandModule>): Promise<void> {
-  const argv = process.argv.slice(2);
+export async function runCli(bin: string, load: () => Promise<CommandModule>, argv: string[] = process.argv.slice(2)): Promise<void> {
   // A reader that went away (`tsinfo | head`) ends the command quietly, as SIGPIPE ends a C
   // program; the status is the shell's for a process killed by SIGPIPE.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {

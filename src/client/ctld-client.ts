@@ -26,6 +26,7 @@ export class ConnectionLost extends UserError {
 
 export class CtldClient {
   private nextId = 1;
+  private lostConnection = false;
   private readonly pending = new Map<number, { resolve: (r: RpcResponse) => void; reject: (e: Error) => void }>();
 
   private constructor(private readonly socket: net.Socket) {
@@ -42,6 +43,7 @@ export class CtldClient {
       ),
     );
     const lost = (): void => {
+      this.lostConnection = true;
       for (const waiter of this.pending.values()) waiter.reject(new ConnectionLost());
       this.pending.clear();
     };
@@ -63,6 +65,8 @@ export class CtldClient {
   /** Sends a request; a refusal becomes a UserError with the controller's text and errno. */
   async call<T>(op: string, body?: unknown): Promise<T> {
     const id = this.nextId++;
+    // A request on a connection already lost would wait for ever.
+    if (this.lostConnection) throw new ConnectionLost();
     const response = await new Promise<RpcResponse>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.socket.write(encodeMessage(request(id, op, body)));

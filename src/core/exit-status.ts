@@ -65,6 +65,16 @@ export function foldTaskExits(tasks: readonly TaskExit[], options: FoldOptions =
   return { exitCode: worstSignal > 0 ? 128 + worstSignal : worstCode, messages };
 }
 
+/**
+ * The step's result as srun reports it to the controller (its global_rc): the highest signal
+ * as a wait status (0:9 in scontrol's ExitCode=), else the highest exit code (3:0).
+ */
+export function waitStatusOf(tasks: readonly TaskExit[]): number {
+  const worstSignal = tasks.reduce<number>((worst, t) => Math.max(worst, signalNumber(t) ?? 0), 0);
+  const worstCode = tasks.reduce((worst, t) => Math.max(worst, t.exitCode ?? 0), 0);
+  return worstSignal > 0 ? worstSignal : (worstCode & 0xff) << 8;
+}
+
 /** What a task that could not be executed prints (from the step daemon) and exits with. */
 export function execFailure(
   program: string,

@@ -6,6 +6,7 @@
 import { ensureDir } from '../core/ensure-dir.js';
 import { spawn } from 'node:child_process';
 import { openSync, closeSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { INFINITE } from '../core/slurm-constants.js';
 import { UserError } from '../core/errors.js';
@@ -28,10 +29,15 @@ import { batchEnv } from './batch-env.js';
 import type { Controller } from './controller.js';
 import type { CtldJob, KillCause } from './job.js';
 import type { Launcher } from './schedule.js';
+import type { InteractiveJobs } from './interactive-jobs.js';
+
+const { SIGKILL } = constants.signals;
 
 export class BatchJobs implements Launcher {
   /** Step daemons this controller did not start (found running at recovery): polled. */
   private readonly orphans = new Set<CtldJob>();
+  /** tsrun's jobs (no batch script): started, ended and signalled through their tsrun. */
+  interactive: InteractiveJobs | undefined;
 
   constructor(
     private readonly ctl: Controller,
@@ -40,6 +46,7 @@ export class BatchJobs implements Launcher {
   ) {}
 
   async launch(job: CtldJob): Promise<void> {
+    if (this.interactive?.owns(job)) return this.interactive.launch(job);
     const { ctl } = this;
     const record = job.record;
     const now = Math.floor(Date.now() / 1000);
@@ -123,10 +130,14 @@ export class BatchJobs implements Launcher {
     const base = job.record.job_state & JOB_STATE_BASE;
     if (base === JOB_PENDING) return this.cancelPending(job, 'None');
     if (isFinished(job.record.job_state) || job.killCause !== undefined) return;
+    if (this.interactive?.owns(job)) return this.interactive.cancel(job, cause);
     const now = Math.floor(Date.now() / 1000);
     job.killCause = cause;
     job.record.job_state = stateFor(cause) | JOB_COMPLETING;
     if (cause === 'TIMEOUT') job.reason = 'TimeLimit';
+    // The job is killed as a whole: select_g_job_signal(SIGKILL), for plugins that launch
+    // outside tslurm, before its step daemon is asked to end it.
+    await this.selectSignal(job, SIGKILL);
     const files = jobDirFiles(this.ctl.options.stateDir, job.record.job_id);
     const request: KillRequest = { cause, at: now };
     try {
@@ -139,11 +150,19 @@ export class BatchJobs implements Launcher {
   }
 
   /** Sends a signal to a running job's batch step and everything it started (scancel -s). */
-  signal(job: CtldJob, signal: number): void {
+  async signal(job: CtldJob, signal: number): Promise<void> {
     if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_PENDING');
+    if (this.interactive?.owns(job)) return this.interactive.signal(job, signal);
+    await this.selectSignal(job, signal);
     const files = jobDirFiles(this.ctl.options.stateDir, job.record.job_id);
     writeFileSync(files.signal, JSON.stringify({ signal }));
     if (job.stepdPid !== undefined) signalPid(job.stepdPid, 'SIGUSR2');
+  }
+
+  // select_p_job_signal; a failure is logged, and the signal still goes to the batch step.
+  private async selectSignal(job: CtldJob, signal: number): Promise<void> {
+    const rc = await this.ctl.select.jobSignal(job.record, signal);
+    if (rc !== 0) this.ctl.log.error(`job ${job.record.job_id}: select_p_job_signal(${signal}) failed (rc ${rc})`);
   }
 
   async cancelPending(job: CtldJob, reason: string): Promise<void> {
@@ -160,6 +179,7 @@ export class BatchJobs implements Launcher {
   /** After a restart: what became of the jobs that were running. */
   async recover(): Promise<void> {
     for (const job of this.ctl.runningJobs().concat(this.completing())) {
+      if (this.interactive?.owns(job)) continue;
       if (job.stepdPid !== undefined && isStepd(job.stepdPid)) {
         this.ctl.log.info(`job ${job.record.job_id}: batch step still running (pid ${job.stepdPid}), recovered`);
         this.orphans.add(job);
@@ -167,6 +187,7 @@ export class BatchJobs implements Launcher {
         await this.stepdGone(job, job.stepdPid);
       }
     }
+    await this.interactive?.recover();
   }
 
   /** Every second: time limits, orphaned step daemons, jobs old enough to forget. */
@@ -181,6 +202,7 @@ export class BatchJobs implements Launcher {
     for (const job of [...this.orphans]) {
       if (job.stepdPid === undefined || !isStepd(job.stepdPid)) await this.stepdGone(job, job.stepdPid);
     }
+    await this.interactive?.tick();
     await this.purgeOld(now);
   }
 
@@ -199,6 +221,7 @@ export class BatchJobs implements Launcher {
     } catch {
       result = undefined;
     }
+    if (job.killCause === 'REQUEUE') return this.requeue(job, 'scontrol requeue');
     if (result === undefined && job.killCause === undefined && job.desc.requeue !== false) return this.requeue(job);
     await this.finish(job, result ?? { status: 0, cause: job.killCause ?? 'NODE_FAIL', failure: null });
   }
@@ -221,10 +244,11 @@ export class BatchJobs implements Launcher {
     this.onEnd();
   }
 
-  private async requeue(job: CtldJob): Promise<void> {
+  private async requeue(job: CtldJob, why = 'node failure'): Promise<void> {
     const { ctl } = this;
     const record = job.record;
-    ctl.log.error(`job ${record.job_id}: batch step lost without a result; requeued`);
+    if (why === 'node failure') ctl.log.error(`job ${record.job_id}: batch step lost without a result; requeued`);
+    job.killCause = undefined;
     await ctl.select.release(record);
     record.job_state = JOB_PENDING;
     record.start_time = 0;
@@ -235,7 +259,7 @@ export class BatchJobs implements Launcher {
     job.stepdPid = undefined;
     job.requeueCount++;
     job.reason = 'None';
-    await ctl.sched.slurm_sched_p_requeue?.(record, 'node failure');
+    await ctl.sched.slurm_sched_p_requeue?.(record, why);
     await ctl.journalProgress(job);
     this.onEnd();
   }
@@ -254,13 +278,13 @@ export class BatchJobs implements Launcher {
   }
 }
 
-function stateFor(cause: KillCause): number {
+export function stateFor(cause: KillCause): number {
   return cause === 'TIMEOUT' ? JOB_TIMEOUT : cause === 'NODE_FAIL' ? JOB_NODE_FAIL : JOB_CANCELLED;
 }
 
 // Slurm's reason on a finished job. A batch script killed by a signal is JobLaunchFailure
 // (slurmctld's FAIL_LAUNCH for a signalled batch exit; observed on Slurm 22.05: ExitCode=0:9).
-function endReason(state: number, status: number): string {
+export function endReason(state: number, status: number): string {
   if (state === JOB_TIMEOUT) return 'TimeLimit';
   if (state === JOB_NODE_FAIL) return 'NodeDown';
   if (state !== JOB_FAILED) return 'None';

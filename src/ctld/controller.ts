@@ -13,7 +13,8 @@ import type { SchedPlugin } from '../plugin-api/sched.js';
 import { JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE, JOB_SUSPENDED, type job_record_t } from '../plugin-api/records.js';
 import type { JobDescriptor } from '../protocol/job-desc.js';
 import { NodeTable } from './node-table.js';
-import type { CtldJob } from './job.js';
+import { NodeStates } from './node-states.js';
+import { newJob, type CtldJob } from './job.js';
 import { jobRecordFromDesc } from './job-from-desc.js';
 import { StateStore } from './state/state-store.js';
 import { applyProgress, progressOf, storedJobOf, type StoredJob } from './state/stored-job.js';
@@ -37,6 +38,8 @@ export class Controller implements JobLookup {
   /** Array job id → its tasks, in task order. */
   readonly arrays = new Map<number, CtldJob[]>();
   readonly table: NodeTable;
+  /** The nodes' live states (drain, down, allocated, ...), kept on the table's records. */
+  readonly nodeStates: NodeStates;
   readonly store: StateStore;
   select!: Select;
   sched!: SchedPlugin;
@@ -47,6 +50,7 @@ export class Controller implements JobLookup {
 
   constructor(readonly options: ControllerOptions) {
     this.table = NodeTable.fromConfig(options.config);
+    this.nodeStates = new NodeStates(this.table, options.config);
     this.store = new StateStore(options.stateDir);
   }
 
@@ -59,6 +63,8 @@ export class Controller implements JobLookup {
     const { config, registry } = this.options;
     const recovered = this.store.recover();
     for (const stored of [...recovered.jobs.values()].sort((a, b) => a.id - b.id)) this.restoreJob(stored);
+    this.nodeStates.restore(recovered.nodes.values());
+    this.nodeStates.refresh(this.jobs.values());
     const selectPlugin = await registry.get('select', config.plugins.select);
     // The plugin's state file goes beside the controller's own (state/ctld), where an embedded
     // tsrun, which restores from its own state directory, never reads it.
@@ -68,11 +74,13 @@ export class Controller implements JobLookup {
       [...this.jobs.values()].map((job) => job.record),
     );
     if (rc !== 0) throw new UserError(`${selectPlugin.type}: could not take over the running jobs (rc ${rc})`);
+    const dims = await this.select.baGetDims();
+    if (dims !== null) this.log.info(`${selectPlugin.type}: system dimensions ${dims.join('x')}`);
     this.sched = (await registry.get('sched', config.plugins.sched)).module as unknown as SchedPlugin;
     for (const job of this.jobs.values()) {
       if (job.record.priority > 0 && job.record.priority < this.lastPriority) this.lastPriority = job.record.priority;
     }
-    this.store.open({ seq: recovered.seq, jobs: this.storedJobs(), nodes: [...recovered.nodes.values()] });
+    this.store.open({ seq: recovered.seq, jobs: this.storedJobs(), nodes: this.nodeStates.stored() });
     return recovered.problems;
   }
 
@@ -152,7 +160,7 @@ export class Controller implements JobLookup {
 
   /** A snapshot of the job table, and select_p_state_save beside it. */
   async saveSnapshot(): Promise<void> {
-    await this.store.snapshot(() => ({ jobs: this.storedJobs(), nodes: [] }));
+    await this.store.snapshot(() => ({ jobs: this.storedJobs(), nodes: this.nodeStates.stored() }));
     const rc = await this.select.stateSave();
     if (rc !== 0) this.log.error(`select_p_state_save failed (rc ${rc})`);
   }
@@ -170,21 +178,11 @@ export class Controller implements JobLookup {
       this.log.error(`job ${stored.id} could not be recovered: ${(error as Error).message}`);
       return;
     }
-    const job: CtldJob = {
-      record,
-      desc: stored.desc,
+    const job = newJob(record, stored.desc, {
       arrayJobId: stored.arrayJobId,
       arrayTaskId: stored.arrayTaskId ?? undefined,
       arrayMaxRunning: stored.arrayMaxRunning ?? undefined,
-      reason: 'None',
-      dependency: undefined,
-      held: undefined,
-      exitStatus: 0,
-      stepdPid: undefined,
-      killCause: undefined,
-      eligibleTime: 0,
-      requeueCount: 0,
-    };
+    });
     applyProgress(job, stored, this.table);
     this.addJob(job);
   }

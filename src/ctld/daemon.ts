@@ -10,6 +10,7 @@ import type { ClusterConfig } from '../config/types.js';
 import { createPluginRegistry } from '../plugin-host/create.js';
 import { BatchJobs } from './batch-jobs.js';
 import { Controller } from './controller.js';
+import { InteractiveJobs } from './interactive-jobs.js';
 import { lockStateDir } from './ctld-lock.js';
 import { controllerHandlers } from './rpc-handlers.js';
 import { RpcServer } from './rpc-server.js';
@@ -49,6 +50,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     const scheduler = new Scheduler(ctl, log);
     const batch = new BatchJobs(ctl, () => scheduler.kick());
     scheduler.launcher = batch;
+    batch.interactive = new InteractiveJobs(ctl, batch, scheduler);
     await batch.recover();
     server = new RpcServer(controllerHandlers(ctl, batch, scheduler, () => stopping?.()), log);
     const socketPath = controllerSocketPath(stateDir);
@@ -117,6 +119,12 @@ export class Scheduler {
   kick(): void {
     this.again = true;
     this.running ??= this.loop();
+  }
+
+  /** Kicks a pass and resolves once no pass is running or due (the new job has been seen). */
+  async settle(): Promise<void> {
+    this.kick();
+    while (this.running) await this.running;
   }
 
   async idle(): Promise<void> {

@@ -48,6 +48,7 @@ export function jobView(ctl: Controller, job: CtldJob): JobView {
     stdin: desc.input ?? '/dev/null',
     batchHost: running && r.nodes ? ctl.table.namesFromBitmap(r.node_bitmap!)[0] ?? null : null,
     comment: desc.comment ?? null,
+    batch: desc.interactive === undefined,
     active: job.stepdPid !== undefined,
     ntasksPerNode: desc.ntasksPerNode ?? null,
     maxNodes: desc.maxNodes ?? null,

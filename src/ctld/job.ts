@@ -12,7 +12,8 @@ export type MutableJobRecord = {
 export type HoldKind = 'user' | 'admin';
 
 /** Why a job ended early, when the controller ended it. */
-export type KillCause = 'CANCELLED' | 'TIMEOUT' | 'NODE_FAIL';
+/** REQUEUE: `tscontrol requeue` ended it to run again. */
+export type KillCause = 'CANCELLED' | 'TIMEOUT' | 'NODE_FAIL' | 'REQUEUE';
 
 export interface CtldJob {
   record: MutableJobRecord;
@@ -41,4 +42,24 @@ export interface CtldJob {
 /** The `JobId` tsqueue and tscontrol print: `12` or `10_3` for an array task. */
 export function displayJobId(job: CtldJob): string {
   return job.arrayJobId !== 0 ? `${job.arrayJobId}_${job.arrayTaskId}` : String(job.record.job_id);
+}
+
+/** A job as first recorded: nothing decided about it yet beyond `extra`. */
+export function newJob(record: CtldJob['record'], desc: JobDescriptor, extra: Partial<CtldJob> = {}): CtldJob {
+  return {
+    record,
+    desc,
+    arrayJobId: 0,
+    arrayTaskId: undefined,
+    arrayMaxRunning: undefined,
+    reason: 'None',
+    dependency: undefined,
+    held: undefined,
+    exitStatus: 0,
+    stepdPid: undefined,
+    killCause: undefined,
+    eligibleTime: 0,
+    requeueCount: 0,
+    ...extra,
+  };
 }

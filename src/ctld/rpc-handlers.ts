@@ -11,6 +11,8 @@ import type { CtldJob } from './job.js';
 import { jobView } from './job-view.js';
 import type { Handler } from './rpc-server.js';
 import { submitJob } from './submit-job.js';
+import { interactiveHandlers } from './interactive-jobs.js';
+import { adminHandlers } from './admin-handlers.js';
 
 interface Caller {
   /** The requesting user (auth/none: as the client says; the socket is the owner's only). */
@@ -53,7 +55,7 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
           if (live.length === 0) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
           for (const job of live) {
             if (body.signal === undefined) await batch.cancel(job);
-            else batch.signal(job, body.signal);
+            else await batch.signal(job, body.signal);
           }
           results.push({ id });
         } catch (error) {
@@ -90,6 +92,10 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
       scheduler.kick();
       return {};
     },
+
+    ...adminHandlers(ctl, batch, scheduler),
+
+    ...interactiveHandlers(batch),
 
     shutdown: async () => {
       setImmediate(shutdown);

@@ -7,13 +7,20 @@ import { UserError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { answer, encodeMessage, failure, lineReader, versionProblem, type RpcRequest } from '../protocol/rpc.js';
 
-export type Handler = (body: unknown) => Promise<unknown>;
+/** The connection a request came on, for requests whose effect lasts as long as it does (tsrun's jobs). */
+export interface RpcConnection {
+  /** Calls `listener` once the peer has gone; not when the controller itself closes. */
+  onClose(listener: () => void): void;
+}
+
+export type Handler = (body: unknown, connection?: RpcConnection) => Promise<unknown>;
 
 export class RpcServer {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
   /** When the last connection closed (or the server started), for the idle exit. */
   lastActive = Date.now();
+  private closing = false;
 
   constructor(
     private readonly handlers: ReadonlyMap<string, Handler>,
@@ -39,15 +46,19 @@ export class RpcServer {
   }
 
   close(): Promise<void> {
+    this.closing = true;
     for (const socket of this.sockets) socket.destroy();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
   private serve(socket: net.Socket): void {
     this.sockets.add(socket);
+    const closeListeners: Array<() => void> = [];
+    const connection: RpcConnection = { onClose: (listener) => closeListeners.push(listener) };
     socket.on('close', () => {
       this.sockets.delete(socket);
       this.lastActive = Date.now();
+      if (!this.closing) closeListeners.forEach((listener) => listener());
     });
     socket.on('error', () => {});
     const send = (text: string): void => {
@@ -56,13 +67,13 @@ export class RpcServer {
     socket.on(
       'data',
       lineReader(
-        (message) => void this.handle(message as RpcRequest, send),
+        (message) => void this.handle(message as RpcRequest, send, connection),
         (line) => this.log.error(`rpc: unreadable message (${line.length} bytes) ignored`),
       ),
     );
   }
 
-  private async handle(message: RpcRequest, send: (text: string) => void): Promise<void> {
+  private async handle(message: RpcRequest, send: (text: string) => void, connection: RpcConnection): Promise<void> {
     this.lastActive = Date.now();
     const id = typeof message?.id === 'number' ? message.id : 0;
     const problem = versionProblem(message?.v);
@@ -73,7 +84,7 @@ export class RpcServer {
     const handler = this.handlers.get(message.op);
     if (!handler) return send(encodeMessage(failure(id, { message: `unknown request "${String(message.op)}"` })));
     try {
-      send(encodeMessage(answer(id, await handler(message.body))));
+      send(encodeMessage(answer(id, await handler(message.body, connection))));
     } catch (error) {
       if (error instanceof UserError) {
         send(encodeMessage(failure(id, { message: error.message, code: error.code, exitCode: error.exitCode })));

@@ -34,6 +34,8 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
     }
   }
   if (eligible.length === 0) return;
+  // Plugins read node_state: ALLOCATED/MIXED/IDLE as the running jobs leave them now.
+  ctl.nodeStates.refresh(ctl.jobs.values());
   const usable = usableNodes(ctl);
   const ctx: SchedContext = {
     now,

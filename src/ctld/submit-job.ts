@@ -11,8 +11,11 @@ import type { PartitionConfig } from '../config/types.js';
 import { NODE_STATE_BASE, NODE_STATE_DOWN, NODE_STATE_DRAIN, NODE_STATE_FUTURE, type Bitstr } from '../plugin-api/records.js';
 import type { JobDescriptor } from '../protocol/job-desc.js';
 import type { Controller } from './controller.js';
-import type { CtldJob } from './job.js';
+import { newJob, type CtldJob } from './job.js';
+export { newJob };
 import { checkKnownToCluster } from './request-checks.js';
+
+const now = (): number => Math.floor(Date.now() / 1000);
 
 export interface SubmitAnswer {
   jobId: number;
@@ -20,21 +23,15 @@ export interface SubmitAnswer {
   willRun?: { start: number; nodes: string; cpus: number; partition: string };
 }
 
+/** A submission that passed the checks: its partition, a probe record (id 0) and the nodes it may ever use. */
+export interface CheckedSubmission {
+  partition: PartitionConfig;
+  probe: CtldJob['record'];
+  configured: Bitstr;
+}
+
 export async function submitJob(ctl: Controller, desc: JobDescriptor, testOnly: boolean): Promise<SubmitAnswer> {
-  const partition = choosePartition(ctl, desc.partition);
-  checkPartitionLimits(desc, partition);
-  const now = Math.floor(Date.now() / 1000);
-  // Built with a placeholder id: ids are taken only once the job is accepted.
-  const probe = ctl.buildRecord(desc, 0, partition.name, now);
-  checkKnownToCluster(probe, ctl.table);
-  const inPartition = ctl.table.partitionBitmap(partition.name)!;
-  if (probe.details.req_node_bitmap && !probe.details.req_node_bitmap.isSubsetOf(inPartition)) {
-    throw UserError.fromErrno('ESLURM_REQUESTED_NODES_NOT_IN_PARTITION');
-  }
-  const configured = inPartition.copy();
-  if (probe.details.exc_node_bitmap) configured.andNot(probe.details.exc_node_bitmap);
-  const ever = await ctl.select.testOnly(probe, configured);
-  if (ever.nodes === undefined) throw refusal(ever.rc);
+  const { partition, probe, configured } = await checkSubmission(ctl, desc);
   // A dependency on a job the controller does not know is lifted, not refused (observed on
   // Slurm 22.05: `sbatch -d afterok:99999` runs at once).
 
@@ -44,30 +41,53 @@ export async function submitJob(ctl: Controller, desc: JobDescriptor, testOnly: 
   const taskIds = desc.array?.taskIds ?? [undefined];
   const firstId = takeJobIds(ctl.options.stateDir, taskIds.length);
   const jobs: CtldJob[] = [];
+  const submitted = now();
   for (const [k, taskId] of taskIds.entries()) {
-    const record = ctl.buildRecord(desc, firstId + k, partition.name, now);
-    const priority = desc.hold ? 0 : nextPriority(ctl, record);
-    record.priority = priority;
-    jobs.push({
-      record,
-      desc,
-      arrayJobId: taskId === undefined ? 0 : firstId,
-      arrayTaskId: taskId,
-      arrayMaxRunning: desc.array?.maxRunning,
-      reason: desc.hold ? 'JobHeldUser' : 'None',
-      dependency: desc.dependency,
-      held: desc.hold ? 'user' : undefined,
-      exitStatus: 0,
-      stepdPid: undefined,
-      killCause: undefined,
-      eligibleTime: 0,
-      requeueCount: 0,
-    });
+    const record = ctl.buildRecord(desc, firstId + k, partition.name, submitted);
+    record.priority = desc.hold ? 0 : nextPriority(ctl, record);
+    jobs.push(
+      newJob(record, desc, {
+        arrayJobId: taskId === undefined ? 0 : firstId,
+        arrayTaskId: taskId,
+        arrayMaxRunning: desc.array?.maxRunning,
+        reason: desc.hold ? 'JobHeldUser' : 'None',
+        dependency: desc.dependency,
+        held: desc.hold ? 'user' : undefined,
+      }),
+    );
   }
   for (const job of jobs) ctl.addJob(job);
   await Promise.all(jobs.map((job) => ctl.journalSubmit(job)));
   return { jobId: firstId };
 }
+
+/**
+ * What every new job must pass before it is accepted (batch or tsrun's): partition and limits,
+ * known nodes, features and gres, -w inside the partition, and select's TEST_ONLY.
+ */
+export async function checkSubmission(ctl: Controller, desc: JobDescriptor): Promise<CheckedSubmission> {
+  const partition = choosePartition(ctl, desc.partition);
+  checkPartitionLimits(desc, partition);
+  // Built with a placeholder id: ids are taken only once the job is accepted.
+  const probe = ctl.buildRecord(desc, 0, partition.name, now());
+  checkKnownToCluster(probe, ctl.table);
+  // slurmctld's _job_create refuses a node both required and excluded (observed on Slurm 22.05:
+  // `sbatch -w node1 -x node1` → Invalid node name specified).
+  if (probe.details.req_node_bitmap && probe.details.exc_node_bitmap?.overlap(probe.details.req_node_bitmap)) {
+    throw UserError.fromErrno('ESLURM_INVALID_NODE_NAME');
+  }
+  const inPartition = ctl.table.partitionBitmap(partition.name)!;
+  if (probe.details.req_node_bitmap && !probe.details.req_node_bitmap.isSubsetOf(inPartition)) {
+    throw UserError.fromErrno('ESLURM_REQUESTED_NODES_NOT_IN_PARTITION');
+  }
+  const configured = inPartition.copy();
+  if (probe.details.exc_node_bitmap) configured.andNot(probe.details.exc_node_bitmap);
+  const ever = await ctl.select.testOnly(probe, configured);
+  if (ever.nodes === undefined) throw refusal(ever.rc);
+  return { partition, probe, configured };
+}
+
+/** A new job as the controller keeps it, pending, before it is added and journaled. */
 
 function choosePartition(ctl: Controller, name: string | undefined): PartitionConfig {
   const partitions = ctl.options.config.partitions;
@@ -93,7 +113,7 @@ function checkPartitionLimits(desc: JobDescriptor, partition: PartitionConfig): 
 }
 
 // priority/basic through the sched plugin's initial_priority: each job one below the last.
-function nextPriority(ctl: Controller, record: CtldJob['record']): number {
+export function nextPriority(ctl: Controller, record: CtldJob['record']): number {
   const hook = ctl.sched.slurm_sched_p_initial_priority;
   const next = hook ? Number(hook(ctl.lastPriority, record)) : Math.max(1, ctl.lastPriority - 1);
   ctl.lastPriority = next;
@@ -119,7 +139,7 @@ async function willRun(ctl: Controller, probe: CtldJob['record'], configured: Bi
   };
 }
 
-function refusal(rc: number): UserError {
+export function refusal(rc: number): UserError {
   const name = errnoName(rc);
   return name ? UserError.fromErrno(name) : UserError.fromErrno('ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE');
 }

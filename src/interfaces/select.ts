@@ -7,12 +7,16 @@
 import { compressHostlistSorted } from '../core/hostlist.js';
 import { PluginError } from '../core/errors.js';
 import { SLURM_SUCCESS, type Rc } from '../plugin-api/common.js';
-import type {
-  Bitstr,
-  job_record_t,
-  job_resources_t,
-  node_record_t,
-  step_record_t,
+import {
+  JOB_COMPLETING,
+  JOB_RUNNING,
+  JOB_STATE_BASE,
+  JOB_SUSPENDED,
+  type Bitstr,
+  type job_record_t,
+  type job_resources_t,
+  type node_record_t,
+  type step_record_t,
 } from '../plugin-api/records.js';
 import {
   SELECT_MODE_RUN_NOW,
@@ -67,6 +71,8 @@ export function nodeCountsOf(job: job_record_t): NodeCountArgs {
 
 export class Select {
   private nodes: readonly node_record_t[] = [];
+  /** What select_p_node_ranking answered at start: a rank per node (lower first), or null. */
+  ranks: readonly number[] | null = null;
   private refused: PluginError | undefined;
 
   constructor(
@@ -81,17 +87,35 @@ export class Select {
     }
   }
 
-  /** Controller start: select_p_node_init → select_p_state_restore → select_p_job_init. */
+  /**
+   * Controller start, in the API page's order: select_p_node_ranking (its ranks are kept in
+   * {@link ranks}), select_p_node_init, select_p_ba_init (sanity-checked), then
+   * select_p_state_restore, select_p_job_init, and select_p_select_nodeinfo_set for each
+   * recovered job that holds nodes.
+   */
   async init(nodes: readonly node_record_t[], jobs: readonly job_record_t[]): Promise<Rc> {
+    this.ranks = await this.nodeRanking(nodes);
     for (const step of [
       () => this.nodeInit(nodes),
+      async () => (await this.call('select_p_ba_init', nodes, true), SLURM_SUCCESS),
       () => this.call('select_p_state_restore', this.options.stateDir ?? ''),
       () => this.call('select_p_job_init', jobs),
+      // Its rc is only informative here, as slurmctld only logs it.
+      async () => (await this.nodeinfoSetJobs(jobs.filter(holdsNodes)), SLURM_SUCCESS),
     ]) {
       const rc = await step();
       if (rc !== SLURM_SUCCESS) return rc;
     }
     return SLURM_SUCCESS;
+  }
+
+  /** select_g_node_ranking → select_p_node_ranking: one rank per node, or null; checked. */
+  async nodeRanking(nodes: readonly node_record_t[]): Promise<readonly number[] | null> {
+    const ranks = await this.call('select_p_node_ranking', nodes);
+    if (ranks !== null && (!Array.isArray(ranks) || ranks.length !== nodes.length || !ranks.every(Number.isFinite))) {
+      this.refuse('select_p_node_ranking', `returned ${Array.isArray(ranks) ? ranks.length : 'no'} ranks for ${nodes.length} nodes`);
+    }
+    return ranks;
   }
 
   /** select_g_node_init → select_p_node_init; the facade keeps the table for node names. */
@@ -134,6 +158,7 @@ export class Select {
     };
     const rc = await this.jobBegin(started);
     if (rc !== SLURM_SUCCESS) return { status: 'pending', rc, reason: 'Resources' };
+    await this.nodeinfoSetJobs([started]);
     await this.waitReady(started);
     started.job_resrcs ??= wholeNodes(job, now.nodes, this.nodes);
     return { status: 'allocated', job: started, job_resources: started.job_resrcs };
@@ -174,6 +199,45 @@ export class Select {
     return this.call('select_p_step_finish', step, killingStep);
   }
 
+  /** A job is signalled or cancelled (SIGKILL): select_g_job_signal → select_p_job_signal. */
+  async jobSignal(job: job_record_t, signal: number): Promise<Rc> {
+    return this.call('select_p_job_signal', job, signal);
+  }
+
+  /** A node changed state (down, drain, resume): select_g_update_node_state → select_p_update_node_state. */
+  async updateNodeState(node: node_record_t): Promise<Rc> {
+    return this.call('select_p_update_node_state', node);
+  }
+
+  /** A node registered with another configuration: select_g_update_node_config → select_p_update_node_config. */
+  async updateNodeConfig(index: number): Promise<Rc> {
+    return this.call('select_p_update_node_config', index);
+  }
+
+  /** Partitions or the configuration changed: select_g_reconfigure → select_p_reconfigure. */
+  async reconfigure(): Promise<Rc> {
+    return this.call('select_p_reconfigure');
+  }
+
+  /** Before node information is reported: select_g_select_nodeinfo_set_all → select_p_select_nodeinfo_set_all. */
+  async nodeinfoSetAll(): Promise<Rc> {
+    return this.call('select_p_select_nodeinfo_set_all');
+  }
+
+  /** A node restarted under a job: select_g_job_mem_confirm → select_p_job_mem_confirm. */
+  async jobMemConfirm(job: job_record_t): Promise<Rc> {
+    return this.call('select_p_job_mem_confirm', job);
+  }
+
+  /** The system's dimensions (select_g_ba_get_dims → select_p_ba_get_dims), or null for one. */
+  async baGetDims(): Promise<readonly number[] | null> {
+    const dims = await this.call('select_p_ba_get_dims');
+    if (dims !== null && (!Array.isArray(dims) || !dims.every((d) => Number.isInteger(d) && d > 0))) {
+      this.refuse('select_p_ba_get_dims', 'returned something other than positive integer sizes');
+    }
+    return dims;
+  }
+
   /** Controller shutdown: select_g_state_save → select_p_state_save. */
   async stateSave(): Promise<Rc> {
     return this.call('select_p_state_save', this.options.stateDir ?? '');
@@ -194,6 +258,15 @@ export class Select {
         cause: error,
       });
     }
+  }
+
+  // select_p_select_nodeinfo_set for each job: after it was scheduled or recovered at start.
+  private async nodeinfoSetJobs(jobs: readonly job_record_t[]): Promise<Rc> {
+    for (const job of jobs) {
+      const rc = await this.call('select_p_select_nodeinfo_set', job);
+      if (rc !== SLURM_SUCCESS) return rc;
+    }
+    return SLURM_SUCCESS;
   }
 
   private testArgs(job: job_record_t, bitmap: Bitstr, counts: NodeCountArgs, mode: SelectJobTestArgs['mode']): SelectJobTestArgs {
@@ -223,6 +296,12 @@ export class Select {
     });
     throw this.refused;
   }
+}
+
+// Running, suspended or completing, on nodes: the job holds resources.
+function holdsNodes(job: job_record_t): boolean {
+  const base = job.job_state & JOB_STATE_BASE;
+  return job.node_bitmap !== null && (base === JOB_RUNNING || base === JOB_SUSPENDED || (job.job_state & JOB_COMPLETING) !== 0);
 }
 
 // The default allocation record when a plugin gives none: whole nodes, the memory asked for.

@@ -3,13 +3,17 @@
  * nodes a job gets, tells it when jobs start and end, and saves its state with the
  * controller's. One select plugin is active at a time (`plugins.select` in the cluster YAML).
  *
- * Call flow (Slurm's, kept): at controller start `select_p_node_init`, then
- * `select_p_state_restore`, then `select_p_job_init`. For each new job, `select_p_job_test`
- * in {@link SELECT_MODE_TEST_ONLY} against every configured node (a failure rejects the job at
- * submit time), then in {@link SELECT_MODE_RUN_NOW} against the nodes available now (a
- * failure leaves it pending); on success `select_p_job_begin`, then `select_p_job_ready`
- * until it says yes, then the job runs. Steps end with `select_p_step_finish`, the job with
- * `select_p_job_fini`. `select_p_state_save` runs at shutdown, but a killed controller never
+ * Call flow (Slurm's, kept): at controller start `select_p_node_ranking`,
+ * `select_p_node_init`, `select_p_ba_init`, then `select_p_state_restore`, then
+ * `select_p_job_init` (and `select_p_select_nodeinfo_set` for each recovered job on nodes).
+ * For each new job, `select_p_job_test` in {@link SELECT_MODE_TEST_ONLY} against every
+ * configured node (a failure rejects the job at submit time). Each scheduling attempt tries
+ * {@link SELECT_MODE_RUN_NOW} against the nodes available now; when that fails, TEST_ONLY
+ * against every configured node tells "never" (rejected) from "not now" (pending). On success
+ * `select_p_job_begin`, `select_p_select_nodeinfo_set`, then `select_p_job_ready` until it
+ * says yes, then the job runs. `tscancel` calls `select_p_job_signal` (SIGKILL, or the signal
+ * of `-s`). Steps end with `select_p_step_finish`, the job with `select_p_job_fini`.
+ * `select_p_state_save` runs at each snapshot and at shutdown, but a killed controller never
  * calls it: `select_p_node_init` and `select_p_job_init` must be enough to rebuild state.
  *
  * Functions marked optional in {@link selectSymbols} may be left out; the host then behaves
@@ -205,7 +209,8 @@ export interface SelectPlugin<NodeInfo = unknown, JobInfo = unknown> extends Plu
   select_p_select_nodeinfo_set?: (job_ptr: job_record_t) => MaybePromise<Rc>;
 
   /**
-   * Refresh the per-node data of every node; called before node information is reported.
+   * Refresh the per-node data of every node; called before node information is reported
+   * (the facade's `nodeinfoSetAll()`).
    * Slurm: `int select_p_select_nodeinfo_set_all(void)`. Default: SLURM_SUCCESS.
    */
   select_p_select_nodeinfo_set_all?: () => MaybePromise<Rc>;
@@ -227,9 +232,11 @@ export interface SelectPlugin<NodeInfo = unknown, JobInfo = unknown> extends Plu
   select_p_update_node_config?: (index: number) => MaybePromise<Rc>;
 
   /**
-   * At controller start: rank the nodes for placement (e.g. by topology). Return one rank
-   * per node, in node-table order (lower ranks are used first), or null to leave the order
-   * alone. Slurm: `bool select_p_node_ranking(node_record_t *, int)`, which writes each
+   * At controller start, before `select_p_node_init`: rank the nodes for placement (e.g. by
+   * topology). Return one rank per node, in node-table order (lower ranks are used first), or
+   * null to leave the order alone; a list of another length is refused. tslurm keeps the
+   * ranks on the select facade but does not yet reorder its node table by them.
+   * Slurm: `bool select_p_node_ranking(node_record_t *, int)`, which writes each
    * node's `node_rank` and returns true. Default: null.
    */
   select_p_node_ranking?: (node_ptr: readonly node_record_t[]) => MaybePromise<readonly number[] | null>;
@@ -342,6 +349,8 @@ export interface SelectPlugin<NodeInfo = unknown, JobInfo = unknown> extends Plu
 
   /**
    * The job is being sent `signal`; for systems where steps are launched outside tslurm.
+   * Called by `tscancel -s SIG` (that signal) and by `tscancel` and the time limit (SIGKILL),
+   * before the batch step is signalled; a failure is logged and the signal still sent.
    * Slurm: `int select_p_job_signal(job_record_t *, int signal)`. Default: SLURM_SUCCESS.
    */
   select_p_job_signal?: (job_ptr: job_record_t, signal: number) => MaybePromise<Rc>;
@@ -435,14 +444,17 @@ export interface SelectPlugin<NodeInfo = unknown, JobInfo = unknown> extends Plu
 
   /**
    * Set up the system's dimensions from the node table (node names whose suffixes are
-   * coordinates); with `sanity_check`, verify those suffixes fit the dimensions.
+   * coordinates); with `sanity_check`, verify those suffixes fit the dimensions. The
+   * controller calls it at start, just after `select_p_node_init`, with `sanity_check` true;
+   * a throw stops the controller (Slurm's fatal()).
    * Slurm: `void select_p_ba_init(node_info_msg_t *, bool sanity_check)`. Default: nothing.
    */
   select_p_ba_init?: (node_info_ptr: readonly node_record_t[], sanity_check: boolean) => MaybePromise<void>;
 
   /**
-   * The size of each dimension of the system, or null for a one-dimensional system.
-   * Slurm: `int *select_p_ba_get_dims(void)`. Default: null.
+   * The size of each dimension of the system, or null for a one-dimensional system. Asked
+   * after start-up (the controller logs `system dimensions 4x2x2`); sizes must be positive
+   * integers. Slurm: `int *select_p_ba_get_dims(void)`. Default: null.
    */
   select_p_ba_get_dims?: () => readonly number[] | null;
 }

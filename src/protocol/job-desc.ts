@@ -89,6 +89,11 @@ export interface JobDescriptor {
   openMode: 'append' | 'truncate' | undefined;
   /** --comment. */
   comment: string | undefined;
+  /**
+   * tsrun's job (Slurm's BatchFlag=0): no script runs; the tsrun process with this pid holds
+   * the allocation and runs the steps itself. Undefined for a batch job.
+   */
+  interactive?: { pid: number };
   /** Who submitted it: the controller trusts these only from an authenticated peer. */
   userId: number;
   groupId: number;

@@ -48,6 +48,8 @@ export interface JobView {
   stdin: string;
   batchHost: string | null;
   comment: string | null;
+  /** false for tsrun's job (BatchFlag=0); a batch job otherwise. */
+  batch?: boolean;
   /** Whether the batch step (or cleanup) is still going. */
   active: boolean;
   // What squeue's other fields show (tsqueue -o/-O, --json).

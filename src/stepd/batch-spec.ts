@@ -24,7 +24,7 @@ export interface BatchSpec {
 
 /** Why the controller asked the batch step to end (written before it sends SIGTERM). */
 export interface KillRequest {
-  cause: 'CANCELLED' | 'TIMEOUT' | 'NODE_FAIL';
+  cause: 'CANCELLED' | 'TIMEOUT' | 'NODE_FAIL' | 'REQUEUE';
   /** Unix seconds. */
   at: number;
   /** Who cancelled, for `CANCELLED AT ... DUE TO ...`; unused for now. */

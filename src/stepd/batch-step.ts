@@ -106,7 +106,7 @@ async function runScript(
     onKill(request);
     // slurmstepd's line in the job's output, then SIGCONT+SIGTERM to everything of the job,
     // SIGKILL after KillWait.
-    const due = request.cause === 'TIMEOUT' ? ' DUE TO TIME LIMIT' : request.cause === 'NODE_FAIL' ? ' DUE TO NODE FAILURE' : '';
+    const due = request.cause === 'TIMEOUT' ? ' DUE TO TIME LIMIT' : request.cause === 'NODE_FAIL' ? ' DUE TO NODE FAILURE' : request.cause === 'REQUEUE' ? ' DUE TO JOB REQUEUE' : '';
     try {
       writeSync(fds.err, `slurmstepd: error: *** JOB ${spec.jobId} ON ${spec.nodeName} CANCELLED AT ${formatSlurmDate(request.at)}${due} ***\n`);
     } catch {

@@ -45,11 +45,14 @@ describe('tsbatch with an on-demand controller', () => {
   });
 
   it('holds dependent jobs until their dependency is met, and marks one that never can be', async () => {
-    const first = (await sbatch(['--parsable', '--wrap', 'sleep 1; exit 1'])).stdout.trim();
+    // The first job is held until both dependents are in, so their waiting is seen for sure.
+    const first = (await sbatch(['--parsable', '--hold', '--wrap', 'exit 1'])).stdout.trim();
     const ok = (await sbatch(['--parsable', `--dependency=afterok:${first}`, '--wrap', 'true'])).stdout.trim();
     const notok = (await sbatch(['--parsable', `--dependency=afternotok:${first}`, '--wrap', 'echo ran'])).stdout.trim();
-    expect(await ctl.jobField(ok, 'Reason')).toBe('Dependency');
+    await ctl.until(async () => (await ctl.jobField(ok, 'Reason')) === 'Dependency');
     expect(await ctl.jobField(ok, 'Dependency')).toBe(`afterok:${first}(unfulfilled)`);
+    expect(await ctl.jobField(notok, 'JobState')).toBe('PENDING');
+    await ctl.run('tscontrol', ['release', first]);
     await ctl.until(async () => (await ctl.jobField(notok, 'JobState')) === 'COMPLETED');
     expect(await ctl.jobField(ok, 'JobState')).toBe('PENDING');
     expect(await ctl.jobField(ok, 'Reason')).toBe('DependencyNeverSatisfied');

@@ -21,6 +21,7 @@ import type * as proctrack_linuxproc from '../../plugins/proctrack_linuxproc.js'
 import type * as proctrack_pgid from '../../plugins/proctrack_pgid.js';
 import type * as sched_builtin from '../../plugins/sched_builtin.js';
 import type * as select_cons_res from '../../plugins/select_cons_res.js';
+import type * as select_cray_aries from '../../plugins/select_cray_aries.js';
 import type * as select_cons_tres from '../../plugins/select_cons_tres.js';
 import type * as select_linear from '../../plugins/select_linear.js';
 
@@ -40,5 +41,6 @@ export type Checks = [
   Conforms<typeof sched_builtin, SchedPlugin>,
   Conforms<typeof select_cons_res, SelectPlugin>,
   Conforms<typeof select_cons_tres, SelectPlugin>,
+  Conforms<typeof select_cray_aries, SelectPlugin<unknown, select_cray_aries.CrayJobinfo>>,
   Conforms<typeof select_linear, SelectPlugin>,
 ];

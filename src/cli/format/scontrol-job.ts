@@ -17,7 +17,7 @@ export function jobRecordLines(job: JobView, now: number): string[] {
     `UserId=${job.userName}(${job.userId}) GroupId=${groupName(job)}(${job.groupId}) MCS_label=N/A`,
     `Priority=${job.priority} Nice=0 Account=(null) QOS=(null)`,
     `JobState=${jobStateString(job.state)} Reason=${job.reason} Dependency=${job.dependency ?? '(null)'}`,
-    `Requeue=${job.requeue ? 1 : 0} Restarts=${job.restartCount} BatchFlag=1 Reboot=0 ExitCode=${exitCode(job.exitStatus)}`,
+    `Requeue=${job.requeue ? 1 : 0} Restarts=${job.restartCount} BatchFlag=${job.batch === false ? 0 : 1} Reboot=0 ExitCode=${exitCode(job.exitStatus)}`,
     `RunTime=${secsToTimeStr(Math.max(0, runTime))} TimeLimit=${minsToTimeStr(job.timeLimit)} TimeMin=N/A`,
     `SubmitTime=${formatSlurmDate(job.submitTime)} EligibleTime=${formatSlurmDate(job.eligibleTime)}`,
     `AccrueTime=${formatSlurmDate(job.eligibleTime)}`,
@@ -41,7 +41,9 @@ export function jobRecordLines(job: JobView, now: number): string[] {
     `WorkDir=${job.workDir}`,
   );
   if (job.comment) lines.push(`Comment=${job.comment} `);
-  lines.push(`StdErr=${ioPath(job, job.stderr)}`, `StdIn=${job.stdin}`, `StdOut=${ioPath(job, job.stdout)}`, 'Power=');
+  // An srun job has no Std* lines (observed on Slurm 22.05).
+  if (job.batch !== false) lines.push(`StdErr=${ioPath(job, job.stderr)}`, `StdIn=${job.stdin}`, `StdOut=${ioPath(job, job.stdout)}`);
+  lines.push('Power=');
   // Slurm 22.05 ends a job record with an empty line of its own ("Power=\n   \n\n").
   lines.push('');
   return lines;

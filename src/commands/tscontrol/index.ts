@@ -1,5 +1,6 @@
-// tscontrol (scontrol): view and change the cluster. This release: `show node|partition|config`
-// (the configured cluster), `show plugins` and the hostlist helpers.
+// tscontrol (scontrol): view and change the cluster: `show job|node|partition|steps|config`
+// (nodes live from the controller when one runs), `update`, the job verbs, `reconfigure`,
+// `ping`, `show plugins` and the hostlist helpers.
 import { createProgram, addCommonOptions } from '../../cli/program.js';
 import { countVerbose } from '../../cli/debug.js';
 import { UserError } from '../../core/errors.js';
@@ -16,6 +17,10 @@ const examples = [
   'tscontrol show plugins',
   'tscontrol show job 42',
   'tscontrol hold 42; tscontrol release 42',
+  'tscontrol update NodeName=node2 State=DRAIN Reason="disk swap"',
+  'tscontrol update NodeName=node2 State=RESUME',
+  'tscontrol update JobId=42 TimeLimit=30 Partition=small',
+  'tscontrol requeue 42; tscontrol suspend 43; tscontrol resume 43',
   'TSLURM_PLUGIN_DIR=./my-plugins tscontrol show plugins --json',
 ];
 
@@ -33,10 +38,10 @@ export async function run(argv: string[], bin: string): Promise<number> {
     .option('--json', 'print data as JSON')
     .option('-o, --oneliner', 'one line per record')
     .option('-F, --future', 'include nodes in the FUTURE state')
-    .argument('<command>', 'show | hold | uhold | release | ping')
+    .argument('<command>', 'show | update | hold | uhold | release | requeue | suspend | resume | reconfigure | ping')
     .argument(
       '[words...]',
-      'job ids (hold, release), or what to show: job [ID] | node [NODES] | partition [NAME] | config | plugins | hostnames LIST | hostlist LIST | hostlistsorted LIST',
+      'job ids (hold, release, ...), Key=Value words (update), or what to show: job [ID] | node [NODES] | partition [NAME] | steps | config | plugins | hostnames LIST | hostlist LIST | hostlistsorted LIST',
     )
     .action(async (command: string, words: string[], options: Options) => {
       status = await dispatch(bin, command, words, options, argv);
@@ -51,6 +56,18 @@ async function dispatch(bin: string, command: string, words: string[], options: 
     const { changeJobs } = await import('./jobs.js');
     return changeJobs(verb, words.flatMap((w) => w.split(',')).filter(Boolean), options.cluster);
   }
+  if (verb === 'update') {
+    const { update } = await import('./update.js');
+    return update(words, options.cluster);
+  }
+  if (verb === 'requeue' || verb === 'suspend' || verb === 'resume') {
+    const { jobOp } = await import('./job-ops.js');
+    return jobOp(verb, words, options.cluster);
+  }
+  if (verb === 'reconfigure') {
+    const { reconfigure } = await import('./job-ops.js');
+    return reconfigure(options.cluster);
+  }
   if (verb === 'ping') {
     const { ping } = await import('./jobs.js');
     return ping(options.cluster);
@@ -63,6 +80,10 @@ async function dispatch(bin: string, command: string, words: string[], options: 
   if (key === 'job' || key === 'jobs' || key === 'jobid') {
     const { showJobs } = await import('./jobs.js');
     return showJobs(rest, { cluster: options.cluster, json: Boolean(options.json), oneliner: Boolean(options.oneliner) });
+  }
+  if (key === 'step' || key === 'steps') {
+    const { showSteps } = await import('./job-ops.js');
+    return showSteps(rest);
   }
   if (key === 'hostnames' || key === 'hostlist' || key === 'hostlistsorted') {
     const result = showHostlist(key as HostlistEntity, rest, process.env);

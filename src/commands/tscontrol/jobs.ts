@@ -32,7 +32,12 @@ export async function showJobs(ids: string[], options: { cluster?: string; json:
     client?.close();
   }
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ jobs: views }, null, 2)}\n`);
+    // Slurm's data_parser document, as tsqueue --json prints it.
+    const { dataParserDocument, dataParserText } = await import('../../cli/format/data-parser.js');
+    const { jobToData } = await import('../../cli/format/job-data.js');
+    const { buildRecords } = await import('../../cli/format/squeue-records.js');
+    const { clusterName } = await loadCluster({ file: options.cluster });
+    process.stdout.write(await dataParserText(dataParserDocument({ jobs: buildRecords(views).map((rec) => jobToData(rec, clusterName)) }), false));
     return 0;
   }
   if (views.length === 0) {

@@ -52,17 +52,17 @@ export async function run(argv: string[], bin: string): Promise<number> {
         process.stdout.write(USAGE);
         return;
       }
-      status = await list(options);
+      status = await list(options, bin);
     });
   await program.parseAsync(argv, { from: 'user' });
   return status;
 }
 
-async function list(options: TsinfoOptions): Promise<number> {
+async function list(options: TsinfoOptions, bin: string): Promise<number> {
   const params = tsinfoParams(options, process.env);
   // A reader that stops reading (`tsinfo -i 5 | head`) ends tsinfo quietly: see run-cli.ts.
   // Unknown fields are reported and the listing goes on, as in sinfo.
-  for (const message of params.layout.invalid) process.stderr.write(`tsinfo: error: ${message}\n`);
+  for (const message of params.layout.invalid) process.stderr.write(`${bin}: error: ${message}\n`);
   for (;;) {
     const { info } = await loadClusterInfo(options.cluster);
     process.stdout.write(await tsinfoReport(info, params, new Date()));

@@ -1,5 +1,7 @@
 // The allocation a step runs in: a new job from the embedded controller, or — when tsrun runs
 // inside a job (SLURM_JOB_ID set, as in a batch script) — a new step of that job on its nodes.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { expandHostlist } from '../../core/hostlist.js';
 import { expandCounts } from '../../core/tasks-per-node.js';
@@ -25,8 +27,18 @@ export interface StepAllocation {
   timeLimit: number;
   /** tsrun created this job (it ends with the step), rather than running a step of an enclosing one. */
   ownJob: boolean;
-  /** Ends the step (and the job, when tsrun created it) in the select plugin. */
-  release(): Promise<void>;
+  /** --test-only through a controller: when the job would start (Unix seconds). */
+  startTime?: number;
+  /** A controller's orders for the running step (tscancel, its time limit, scancel -s) go to `handlers`. */
+  control?(handlers: StepControl): void;
+  /** Ends the step (and the job, when tsrun created it), with the step's wait status. */
+  release(waitStatus: number): Promise<void>;
+}
+
+/** What the controller may ask of a running step. */
+export interface StepControl {
+  end(cause: 'CANCELLED' | 'TIMEOUT'): void;
+  signal(signal: NodeJS.Signals): void;
 }
 
 export async function resolveAllocation(
@@ -39,6 +51,15 @@ export async function resolveAllocation(
   const enclosing = process.env.SLURM_JOB_ID ?? process.env.SLURM_JOBID;
   if (enclosing !== undefined && enclosing !== '') return stepOfEnclosingJob(req, enclosing, stateDir);
 
+  // With a controller running on this state directory, the job is its (and waits for the nodes
+  // its jobs hold); without one, the embedded select plugin allocates as before. Only the
+  // socket's presence is checked on the way: no controller is started for tsrun.
+  const socketPath = path.join(stateDir, 'tsctld.sock');
+  if (existsSync(socketPath)) {
+    const { allocateThroughController } = await import('./ctld-allocation.js');
+    const viaController = await allocateThroughController(socketPath, req, config, log);
+    if (viaController) return viaController;
+  }
   const alloc = await allocateJob(req, config, registry, log, stateDir);
   const { job, resources, table, select } = alloc;
   const nodeNames = table.namesFromBitmap(resources.node_bitmap);

@@ -1,7 +1,7 @@
 // Running the step's tasks on every node through the step-daemon code (in-process in embedded
 // mode), then folding their exits into srun's exit code and messages. Owns what happens while
 // tasks run: --kill-on-bad-exit, the time limit, and tsrun's own signals.
-import { foldTaskExits, type TaskExit } from '../../core/exit-status.js';
+import { foldTaskExits, waitStatusOf, type TaskExit } from '../../core/exit-status.js';
 import type { Logger } from '../../core/log.js';
 import type { StepLayout } from '../../core/step-layout.js';
 import { launchNode, type NodeStep } from '../../stepd/launch-node.js';
@@ -44,7 +44,13 @@ export class StepAbort {
   }
 }
 
-export async function launchStep(ctx: LaunchContext): Promise<number> {
+/** srun's exit code, and the wait status it reports as the job's end (srun's global_rc). */
+export interface StepResult {
+  exitCode: number;
+  waitStatus: number;
+}
+
+export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
   const { req, alloc, layout, facts, log } = ctx;
   const stepId = `${facts.jobId}.${facts.stepId}`;
   const io = new IoRouting(facts, layout, req.chdir ?? process.cwd(), { output: req.output, error: req.error });
@@ -61,6 +67,10 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
   // Signals asked for while nodes were still starting (a task may end, and -K fire, before
   // every node's launch returned); they reach the nodes once they are known.
   const early: NodeJS.Signals[] = [];
+  const signalAll = (signal: NodeJS.Signals): void => {
+    if (nodes.length === 0) early.push(signal);
+    else nodes.forEach((node) => node.signal(signal));
+  };
   const watch = watchStep({
     stepId,
     firstNode: layout.nodes[0]!,
@@ -68,7 +78,7 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
     killOnBadExit: req.killOnBadExit,
     log,
     running: () => [...running],
-    signalAll: (signal) => (nodes.length === 0 ? early.push(signal) : nodes.forEach((node) => node.signal(signal))),
+    signalAll: (signal) => signalAll(signal),
   });
   const reaper = startReaper(killWaitSeconds());
   const sink = output.sink(process.stderr);
@@ -80,6 +90,7 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
   };
   sink.abortStep = (message, error) => watch.abort(message, error);
   ctx.abort?.attach((message, error) => watch.abort(message, error));
+  alloc.control?.({ end: (cause) => watch.end(cause), signal: (signal) => signalAll(signal) });
 
   try {
     const argvs = req.multiProg ? readMultiProg(req.command[0]!, facts.ntasks) : undefined;
@@ -111,14 +122,14 @@ export async function launchStep(ctx: LaunchContext): Promise<number> {
     stepId,
     killOnBadExit: req.killOnBadExit,
     cancelled: watch.cancelledByUser,
-    aborted: watch.aborted,
+    aborted: watch.aborted || watch.ended,
   });
   // srun's own lines: "error: ..." ones through error(), the rest ("Force Terminated ...") as info.
   for (const line of folded.messages) {
     if (line.startsWith('error: ')) log.error(line.slice('error: '.length));
     else log.info(line);
   }
-  return folded.exitCode;
+  return { exitCode: folded.exitCode, waitStatus: waitStatusOf(exits) };
 }
 
 function nodeSpec(ctx: LaunchContext, nodeId: number, argvs: string[][] | undefined, stdinPlan: StdinPlan): NodeLaunchSpec {

@@ -4,6 +4,7 @@
 import os from 'node:os';
 import { compressHostlist, expandHostlist } from '../../core/hostlist.js';
 import { compressCounts } from '../../core/tasks-per-node.js';
+import { formatSlurmDate } from '../../core/time-string.js';
 import { createLogger, levelFromVerbosity, type Logger } from '../../core/log.js';
 import { PluginError, UserError } from '../../core/errors.js';
 import { createStepLayout, type StepLayout } from '../../core/step-layout.js';
@@ -20,7 +21,7 @@ import { stepEnvOver } from '../../stepd/step-env.js';
 import type { StepFacts } from '../../stepd/launch-spec.js';
 import { exportedEnv } from './export-env.js';
 import { resolveAllocation, type StepAllocation } from './allocation-source.js';
-import { launchStep, StepAbort } from './launch-step.js';
+import { launchStep, StepAbort, type StepResult } from './launch-step.js';
 import type { StepRequest } from './request.js';
 
 export interface RunContext {
@@ -38,6 +39,8 @@ export async function runStep(req: StepRequest, ctx: RunContext): Promise<number
     const mpi = await loadMpi(registry, req.mpi ?? config.plugins.mpiDefault);
     const stateDir = resolveStateDir(config);
     const alloc = await resolveAllocation(req, config, registry, log, stateDir);
+    // What the job ends with when the step could not run (slurmstepd's failure to launch).
+    let waitStatus = 1 << 8;
     try {
       if (req.testOnly) return reportTestOnly(alloc, log);
       const plugins: StepdPlugins = {
@@ -48,7 +51,9 @@ export async function runStep(req: StepRequest, ctx: RunContext): Promise<number
       const layout = layoutFor(req, alloc);
       const facts = stepFacts(req, alloc, layout, mpi, config.clusterName);
       try {
-        return await runWithMpi(req, alloc, layout, facts, plugins, log);
+        const result = await runWithMpi(req, alloc, layout, facts, plugins, log);
+        waitStatus = result.waitStatus;
+        return result.exitCode;
       } finally {
         // The job ends with its only step when tsrun created it (DESIGN.md §3 step 7); a step of
         // an enclosing job leaves the job's container to the job's end.
@@ -56,7 +61,7 @@ export async function runStep(req: StepRequest, ctx: RunContext): Promise<number
         if (alloc.ownJob) await plugins.container.delete(alloc.jobId).catch((error: Error) => log.error(error.message));
       }
     } finally {
-      await alloc.release();
+      await alloc.release(req.testOnly ? 0 : waitStatus);
     }
   } finally {
     await registry.finiAll();
@@ -77,7 +82,7 @@ async function loadMpi(registry: PluginRegistry, type: string): Promise<MpiFacad
 }
 
 function reportTestOnly(alloc: StepAllocation, log: Logger): number {
-  const when = new Date().toISOString().slice(0, 19);
+  const when = formatSlurmDate(alloc.startTime ?? Math.floor(Date.now() / 1000));
   const cpus = alloc.cpusPerNode.reduce((a, b) => a + b, 0);
   log.info(`Job ${alloc.jobId} to start at ${when} using ${cpus} processors on nodes ${compressHostlist(alloc.nodeNames)} in partition ${alloc.partition}`);
   return 0;
@@ -137,7 +142,7 @@ async function runWithMpi(
   facts: StepFacts,
   plugins: StepdPlugins,
   log: Logger,
-): Promise<number> {
+): Promise<StepResult> {
   const { mpi } = plugins;
   const env = exportedEnv(req.export, process.env);
   const abort = new StepAbort();
@@ -159,7 +164,7 @@ async function runWithMpi(
     stepEnvOver(env),
   );
   let failure: unknown;
-  let status = 0;
+  let status: StepResult = { exitCode: 0, waitStatus: 0 };
   try {
     status = await launchStep({ req, alloc, layout, facts, env, plugins, log, abort });
   } catch (error) {

@@ -27,6 +27,10 @@ export interface StepWatch {
   stop(): void;
   /** The user ended the step (two Ctrl-C): srun keeps quiet about the signals that followed. */
   readonly cancelledByUser: boolean;
+  /** The controller ends the step: tscancel, or the job's time limit as the controller keeps it. */
+  end(cause: 'CANCELLED' | 'TIMEOUT'): void;
+  /** The step was ended for its time limit or by tscancel: srun prints no "Force Terminated" line then (observed). */
+  readonly ended: boolean;
 }
 
 /** Seconds one minute of time limit lasts: 60, unless TSLURM_MINUTE_SECONDS shortens it (tests, demos). */
@@ -41,6 +45,7 @@ export function watchStep(options: WatchOptions): StepWatch {
   let cancelledByUser = false;
   let killing = false;
   let aborted = false;
+  let ended = false;
   let lastInterrupt = 0;
 
   // SIGTERM now, SIGKILL after KillWait, as slurmstepd ends a step (Slurm's KillWait).
@@ -56,15 +61,18 @@ export function watchStep(options: WatchOptions): StepWatch {
     process.stderr.write(`tsstepd-${options.firstNode}: error: *** STEP ${options.stepId} ON ${options.firstNode} CANCELLED AT ${at}${suffix} ***\n`);
   };
 
+  // The time limit (tsrun's own timer, or the controller's) and tscancel, as slurmstepd and
+  // srun report them (observed on Slurm 22.05): the step's CANCELLED line, then srun's.
+  const end = (cause: 'CANCELLED' | 'TIMEOUT'): void => {
+    if (killing) return;
+    ended = true;
+    cancelledLine(cause === 'TIMEOUT' ? ' DUE TO TIME LIMIT' : '');
+    log.info(`Job step aborted: Waiting up to ${killWaitSeconds() + 2} seconds for job step to finish.`);
+    terminate();
+  };
   if (options.timeLimitMinutes !== INFINITE && options.timeLimitMinutes > 0) {
     const ms = options.timeLimitMinutes * secondsPerMinute() * 1000;
-    timers.push(
-      setTimeout(() => {
-        log.info(`Job step aborted: Waiting up to ${killWaitSeconds() + 2} seconds for job step to finish.`);
-        cancelledLine(' DUE TO TIME LIMIT');
-        terminate();
-      }, ms).unref(),
-    );
+    timers.push(setTimeout(() => end('TIMEOUT'), ms).unref());
   }
 
   const onInterrupt = (): void => {
@@ -118,6 +126,10 @@ export function watchStep(options: WatchOptions): StepWatch {
     },
     get cancelledByUser() {
       return cancelledByUser;
+    },
+    end,
+    get ended() {
+      return ended;
     },
   };
 }

@@ -13,7 +13,7 @@ export type JournalRecord =
   | { t: 'submit'; job: import('./stored-job.js').StoredJob }
   | { t: 'progress'; id: number; p: import('./stored-job.js').JobProgress }
   | { t: 'purge'; id: number }
-  | { t: 'node'; name: string; state: number; reason: string | null }
+  | { t: 'node'; name: string; state: number; reason: string | null; time?: number; uid?: number }
   | { t: 'next_job_id'; next: number };
 
 export type SequencedRecord = JournalRecord & { seq: number };

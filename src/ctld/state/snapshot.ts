@@ -13,6 +13,9 @@ export interface NodeStateRecord {
   name: string;
   state: number;
   reason: string | null;
+  /** When the reason was set, and by whom (absent in files of older builds). */
+  time?: number;
+  uid?: number;
 }
 
 export interface Snapshot {

@@ -124,7 +124,7 @@ function replay(record: SequencedRecord, jobs: Map<number, StoredJob>, nodes: Ma
       jobs.delete(record.id);
       break;
     case 'node':
-      nodes.set(record.name, { name: record.name, state: record.state, reason: record.reason });
+      nodes.set(record.name, { name: record.name, state: record.state, reason: record.reason, time: record.time, uid: record.uid });
       break;
     case 'next_job_id':
       break;

@@ -175,4 +175,45 @@ describe('Select facade', () => {
       }
     });
   });
+  it('at start calls node_ranking → node_init → ba_init → state_restore → job_init → nodeinfo_set per running job', async () => {
+    const calls: string[] = [];
+    const plugin: SelectOps = {
+      ...fixturePlugin(() => ({ rc: SLURM_ERROR }), calls),
+      select_p_node_ranking: () => (calls.push('node_ranking'), [3, 2, 1, 0]),
+      select_p_ba_init: (_n, sanity) => void calls.push(`ba_init ${sanity}`),
+      select_p_select_nodeinfo_set: (job) => (calls.push(`nodeinfo_set ${job.job_id}`), SLURM_SUCCESS),
+      select_p_ba_get_dims: () => [2, 2],
+    };
+    const select = new Select(plugin, { pluginType: 'select/fixture' });
+    const running = makeJob({}, { job_id: 77, job_state: 1, node_bitmap: bits(4, [0]) });
+    const ended = makeJob({}, { job_id: 78, job_state: 3, node_bitmap: bits(4, [1]) });
+    expect(await select.init(nodes, [running, ended])).toBe(SLURM_SUCCESS);
+    expect(calls).toEqual(['node_ranking', 'node_init', 'ba_init true', 'state_restore', 'job_init', 'nodeinfo_set 77']);
+    expect(select.ranks).toEqual([3, 2, 1, 0]);
+    expect(await select.baGetDims()).toEqual([2, 2]);
+  });
+
+  it('refuses node ranks that do not cover the node table, and dimensions that are not sizes', async () => {
+    const ranks = new Select({ ...fixturePlugin(() => ({ rc: SLURM_ERROR })), select_p_node_ranking: () => [1] }, { pluginType: 'select/fixture' });
+    expect((await caught(() => ranks.init(nodes, []))).message).toBe('select/fixture: select_p_node_ranking: broke the select API: returned 1 ranks for 4 nodes');
+    const dims = new Select({ ...fixturePlugin(() => ({ rc: SLURM_ERROR })), select_p_ba_get_dims: () => [0] }, { pluginType: 'select/fixture' });
+    expect((await caught(() => dims.baGetDims())).message).toBe('select/fixture: select_p_ba_get_dims: broke the select API: returned something other than positive integer sizes');
+  });
+
+  it('passes job signals, node state changes and reconfiguration on, with defaults when absent', async () => {
+    const seen: string[] = [];
+    const select = new Select(
+      { ...fixturePlugin(() => ({ rc: SLURM_ERROR })), select_p_job_signal: (job, sig) => (seen.push(`signal ${job.job_id} ${sig}`), SLURM_SUCCESS) },
+      { pluginType: 'select/fixture' },
+    );
+    const job = makeJob({}, { job_id: 5 });
+    expect(await select.jobSignal(job, 9)).toBe(SLURM_SUCCESS);
+    expect(seen).toEqual(['signal 5 9']);
+    expect(await select.updateNodeState(nodes[0]!)).toBe(SLURM_SUCCESS);
+    expect(await select.updateNodeConfig(0)).toBe(SLURM_SUCCESS);
+    expect(await select.reconfigure()).toBe(SLURM_SUCCESS);
+    expect(await select.nodeinfoSetAll()).toBe(SLURM_SUCCESS);
+    expect(await select.jobMemConfirm(job)).toBe(SLURM_SUCCESS);
+    expect(await select.baGetDims()).toBeNull();
+  });
 });

@@ -1,0 +1,42 @@
+// One request of tscontrol's to the controller, its refusal in scontrol's words. With no
+// controller running there are no jobs, so a job request fails as Slurm's would for an
+// unknown job; a node update starts the controller, which keeps the nodes' states.
+import { UserError } from '../../core/errors.js';
+import { slurm_strerror, type ErrnoName } from '../../core/errno.js';
+import { loadCluster } from '../../config/load.js';
+import { resolveStateDir } from '../../config/state-dir.js';
+import { connectController, type CtldClient } from '../../client/ctld-client.js';
+
+/** A connection to the cluster's controller, or undefined when none runs (and none is started). */
+export async function openController(cluster: string | undefined, autostart: boolean): Promise<CtldClient | undefined> {
+  const config = await loadCluster({ file: cluster });
+  try {
+    return await connectController({ stateDir: resolveStateDir(config), clusterFile: config.source.startsWith('/') ? config.source : undefined, autostart });
+  } catch (error) {
+    if (autostart) throw error;
+    return undefined;
+  }
+}
+
+/**
+ * Sends `op`; a refusal becomes a bare UserError with `frame(message)` (scontrol prints these
+ * without a prefix). `absent` is the errno when no controller runs; 'start' starts one.
+ */
+export async function callController<T>(
+  cluster: string | undefined,
+  op: string,
+  body: unknown,
+  frame: (message: string) => string,
+  absent: ErrnoName | 'start',
+): Promise<T> {
+  const client = await openController(cluster, absent === 'start');
+  if (!client) throw new UserError(frame(slurm_strerror(absent as ErrnoName)), { bare: true });
+  try {
+    return await client.call<T>(op, { ...(body as object), userId: process.getuid?.() ?? 0 });
+  } catch (error) {
+    if (error instanceof UserError && !error.bare) throw new UserError(frame(error.message), { bare: true, ...(error.code && { code: error.code }) });
+    throw error;
+  } finally {
+    client.close();
+  }
+}

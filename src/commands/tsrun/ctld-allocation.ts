@@ -1,0 +1,183 @@
+// tsrun's job from a running controller (srun's allocation through slurmctld): ask, print
+// srun's lines while it is queued, hold the job over the connection while the step runs,
+// carry out what the controller orders (tscancel, its time limit, scancel -s), and report
+// the step's end. A controller restart is ridden out: tsrun connects to the next one and
+// attaches to its job again.
+import { constants } from 'node:os';
+import { UserError } from '../../core/errors.js';
+import { expandHostlist } from '../../core/hostlist.js';
+import type { Logger } from '../../core/log.js';
+import type { ClusterConfig } from '../../config/types.js';
+import { ConnectionLost, CtldClient } from '../../client/ctld-client.js';
+import type { AllocateAnswer, Grant, JobOrder } from '../../ctld/interactive-jobs.js';
+import type { StepAllocation, StepControl } from './allocation-source.js';
+import { allocateRefusal, jobDescFor } from './ctld-request.js';
+import type { StepRequest } from './request.js';
+
+const RECONNECT_MS = 200;
+/** How long an ended step's tsrun tries to tell a restarting controller; it then finds tsrun gone. */
+const GIVE_UP_MS = 5_000;
+
+/** The allocation, or undefined when nothing answers on the socket (a controller that has gone). */
+export async function allocateThroughController(
+  socketPath: string,
+  req: StepRequest,
+  config: ClusterConfig,
+  log: Logger,
+): Promise<StepAllocation | undefined> {
+  let client: CtldClient;
+  try {
+    client = await CtldClient.connect(socketPath);
+  } catch {
+    return undefined;
+  }
+  const link = new Link(socketPath, client);
+  try {
+    let answer: AllocateAnswer;
+    try {
+      answer = await client.call<AllocateAnswer>('allocate', { desc: jobDescFor(req), testOnly: req.testOnly });
+    } catch (error) {
+      throw allocateRefusal(error, req, config, log);
+    }
+    link.jobId = answer.jobId;
+    if (answer.willRun) {
+      link.close();
+      const w = answer.willRun;
+      const nodeNames = expandHostlist(w.nodes);
+      return { ...testOnlyGrant(answer.jobId, nodeNames, w.cpus, w.partition, req), startTime: w.start, release: async () => {} };
+    }
+    let grant = answer.grant;
+    if (answer.pending) {
+      log.info(`job ${answer.jobId} queued and waiting for resources`);
+      try {
+        grant = await link.call<Grant>('allocation', { jobId: answer.jobId });
+      } catch (error) {
+        if (error instanceof UserError && error.code === 'ESLURM_ALREADY_DONE') log.info('Job has been cancelled');
+        throw allocateRefusal(error, req, config, log);
+      }
+      log.info(`job ${answer.jobId} has been allocated resources`);
+    }
+    return held(link, grant!);
+  } catch (error) {
+    link.close();
+    throw error;
+  }
+}
+
+function held(link: Link, grant: Grant): StepAllocation {
+  let control: StepControl | undefined;
+  const early: JobOrder[] = [];
+  const carryOut = (order: JobOrder): void => {
+    if (!control) return void early.push(order);
+    if (order.cause) control.end(order.cause);
+    else if (order.signal !== undefined) control.signal(signalName(order.signal));
+  };
+  void (async () => {
+    for (;;) {
+      const order = await link.call<JobOrder>('watch', { jobId: grant.jobId }).catch(() => undefined);
+      if (order === undefined || (order.cause === undefined && order.signal === undefined)) return;
+      carryOut(order);
+    }
+  })();
+  return {
+    jobId: grant.jobId,
+    stepId: 0,
+    jobName: grant.name,
+    partition: grant.partition,
+    nodeNames: grant.nodeNames,
+    cpusPerNode: grant.cpusPerNode,
+    gpusPerNode: grant.gpusPerNode,
+    timeLimit: grant.timeLimit,
+    ownJob: true,
+    control: (handlers) => {
+      control = handlers;
+      early.splice(0).forEach(carryOut);
+    },
+    release: async (waitStatus) => {
+      link.stop();
+      // A controller that cannot be reached now finds tsrun gone, and ends the job itself.
+      await link.call('complete', { jobId: grant.jobId, status: waitStatus }, 1).catch(() => {});
+      link.close();
+    },
+  };
+}
+
+function testOnlyGrant(jobId: number, nodeNames: string[], cpus: number, partition: string, req: StepRequest) {
+  return {
+    jobId,
+    stepId: 0,
+    jobName: req.jobName ?? '',
+    partition,
+    nodeNames,
+    // The CPUs the answer names, counted once.
+    cpusPerNode: nodeNames.map((_, i) => (i === 0 ? cpus : 0)),
+    gpusPerNode: nodeNames.map(() => []),
+    timeLimit: req.timeLimit,
+    ownJob: true,
+  };
+}
+
+function signalName(signal: number): NodeJS.Signals {
+  const entry = Object.entries(constants.signals).find(([, n]) => n === signal);
+  return (entry?.[0] ?? 'SIGTERM') as NodeJS.Signals;
+}
+
+/**
+ * The connection that holds the job. A request cut by a lost controller is sent again to the
+ * next one once tsrun has attached to its job there (the controller restarts on its own
+ * state directory and recovers the job while this tsrun runs).
+ */
+class Link {
+  jobId: number | undefined;
+  private stoppedAt = 0;
+  private closed = false;
+  private reconnecting: Promise<void> | undefined;
+
+  constructor(
+    private readonly socketPath: string,
+    private client: CtldClient,
+  ) {}
+
+  async call<T>(op: string, body: unknown, retries = Number.POSITIVE_INFINITY): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      if (this.reconnecting) await this.reconnecting;
+      const client = this.client;
+      try {
+        return await client.call<T>(op, body);
+      } catch (error) {
+        if (!(error instanceof ConnectionLost) || this.closed || (this.stopping && op !== 'complete') || attempt > retries) throw error;
+        // One reconnection for every request the lost connection cut.
+        if (this.client === client) this.reconnecting ??= this.reconnect().finally(() => (this.reconnecting = undefined));
+      }
+    }
+  }
+
+  /** The step has ended: only `complete` is still sent, and not for long. */
+  stop(): void {
+    this.stoppedAt = Date.now();
+  }
+
+  get stopping(): boolean {
+    return this.stoppedAt !== 0;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.client.close();
+  }
+
+  private async reconnect(): Promise<void> {
+    while (!this.closed && !(this.stopping && Date.now() - this.stoppedAt > GIVE_UP_MS)) {
+      await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+      let client: CtldClient;
+      try {
+        client = await CtldClient.connect(this.socketPath);
+      } catch {
+        continue;
+      }
+      this.client = client;
+      if (this.jobId !== undefined) await client.call('attach', { jobId: this.jobId }).catch(() => {});
+      return;
+    }
+  }
+}

@@ -1,0 +1,252 @@
+// The controller's answers to tscontrol's administrative requests: live node and partition
+// information, `update NodeName=...`, `update JobId=...`, `suspend`, `resume`, `requeue`
+// and `reconfigure`. Errors are Slurm's errno texts; tscontrol adds scontrol's framing.
+import { constants } from 'node:os';
+import { UserError } from '../core/errors.js';
+import { expandHostlist } from '../core/hostlist.js';
+import { INFINITE } from '../core/slurm-constants.js';
+import { isFinished } from '../core/job-state.js';
+import { JobContainerFacade } from '../interfaces/job-container.js';
+import { JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE, JOB_SUSPENDED } from '../plugin-api/records.js';
+import type { BatchJobs } from './batch-jobs.js';
+import type { Controller } from './controller.js';
+import type { Scheduler } from './daemon.js';
+import type { CtldJob } from './job.js';
+import { liveClusterInfo } from './live-info.js';
+import type { AdminState } from './node-states.js';
+import { findJobs } from './rpc-handlers.js';
+
+interface Caller {
+  userId: number;
+}
+
+/** A TimeLimit change: a new limit, or minutes to add or take away (`+5`, `-5`). */
+export interface TimeLimitChange {
+  op: 'set' | 'add' | 'sub';
+  minutes: number;
+}
+
+export interface JobUpdate {
+  timeLimit?: TimeLimitChange;
+  partition?: string;
+  name?: string;
+}
+
+const { SIGSTOP, SIGCONT } = constants.signals;
+
+export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Scheduler): Record<string, (body: never) => Promise<unknown>> {
+  return {
+    cluster_info: async () => liveClusterInfo(ctl),
+
+    update_node: async (body: Caller & { nodes: string; state?: string; reason?: string }) => {
+      await updateNodes(ctl, batch, body);
+      scheduler.kick();
+      return {};
+    },
+
+    update_job: async (body: Caller & { id: string; update: JobUpdate }) => {
+      for (const job of findJobs(ctl, body.id)) await updateJob(ctl, job, body.update, body.userId);
+      scheduler.kick();
+      return {};
+    },
+
+    suspend: async (body: Caller & { id: string }) => {
+      for (const job of suspendable(ctl, body)) {
+        const base = job.record.job_state & JOB_STATE_BASE;
+        // Suspending a suspended job is quietly nothing (observed on Slurm 22.05).
+        if (base === JOB_SUSPENDED) continue;
+        if (base === JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_PENDING');
+        if (isFinished(job.record.job_state) || job.killCause !== undefined) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
+        await batch.signal(job, SIGSTOP);
+        job.record.job_state = JOB_SUSPENDED;
+        await ctl.journalProgress(job);
+      }
+      return {};
+    },
+
+    resume: async (body: Caller & { id: string }) => {
+      for (const job of suspendable(ctl, body)) {
+        if (isFinished(job.record.job_state) || job.killCause !== undefined) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
+        if ((job.record.job_state & JOB_STATE_BASE) !== JOB_SUSPENDED) throw UserError.fromErrno('ESLURM_JOB_NOT_SUSPENDED');
+        job.record.job_state = JOB_RUNNING;
+        await batch.signal(job, SIGCONT);
+        await ctl.journalProgress(job);
+      }
+      return {};
+    },
+
+    requeue: async (body: Caller & { id: string }) => {
+      for (const job of findJobs(ctl, body.id)) {
+        checkOwner(job, body.userId);
+        const base = job.record.job_state & JOB_STATE_BASE;
+        if (base === JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_PENDING');
+        if (job.desc.requeue === false) throw UserError.fromErrno('ESLURM_DISABLED');
+        if (job.killCause !== undefined || (isFinished(job.record.job_state) && !ctl.isDone(job))) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
+        // A finished job is queued again at once (observed: PENDING, Reason=None, Restarts=1).
+        if (isFinished(job.record.job_state)) {
+          await requeueFinished(ctl, job);
+          continue;
+        }
+        // slurmctld holds a requeued job back for its credentials' lifetime plus a second
+        // (observed: EligibleTime 121 s after the requeue), in the controller's minutes.
+        const now = Math.floor(Date.now() / 1000);
+        job.desc = { ...job.desc, beginTime: now + Math.ceil((121 * ctl.options.minuteSeconds) / 60) };
+        job.record.submit_time = now;
+        await batch.cancel(job, 'REQUEUE');
+      }
+      scheduler.kick();
+      return {};
+    },
+
+    reconfigure: async () => {
+      await reconfigure(ctl);
+      scheduler.kick();
+      return {};
+    },
+  };
+}
+
+async function requeueFinished(ctl: Controller, job: CtldJob): Promise<void> {
+  const r = job.record;
+  Object.assign(r, { job_state: JOB_PENDING, start_time: 0, end_time: 0, node_bitmap: null, nodes: null, job_resrcs: null });
+  r.submit_time = Math.floor(Date.now() / 1000);
+  job.exitStatus = 0;
+  job.reason = 'None';
+  job.requeueCount++;
+  await ctl.sched.slurm_sched_p_requeue?.(r, 'scontrol requeue');
+  await ctl.journalProgress(job);
+}
+
+// scontrol suspend/resume: an unknown job is SLURM_UNEXPECTED_MSG_ERROR (observed on 22.05);
+// only root may suspend.
+function suspendable(ctl: Controller, body: Caller & { id: string }): CtldJob[] {
+  let jobs: CtldJob[];
+  try {
+    jobs = findJobs(ctl, body.id);
+  } catch {
+    throw UserError.fromErrno('SLURM_UNEXPECTED_MSG_ERROR');
+  }
+  if (body.userId !== 0) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+  return jobs;
+}
+
+/**
+ * Applies a node update to each node named, in order. As slurmctld's update_node(), the nodes
+ * before an unknown one are updated and the request then fails with ESLURM_INVALID_NODE_NAME.
+ */
+async function updateNodes(ctl: Controller, batch: BatchJobs, body: Caller & { nodes: string; state?: string; reason?: string }): Promise<void> {
+  let names: string[];
+  try {
+    names = expandHostlist(body.nodes);
+  } catch {
+    throw UserError.fromErrno('ESLURM_INVALID_NODE_NAME');
+  }
+  const now = Math.floor(Date.now() / 1000);
+  for (const name of names) {
+    const index = ctl.table.indexOf(name);
+    if (index === undefined) throw UserError.fromErrno('ESLURM_INVALID_NODE_NAME');
+    const next = nextState(ctl.nodeStates.adminOf(index), body, now);
+    ctl.nodeStates.set(index, next);
+    ctl.nodeStates.refresh(ctl.jobs.values());
+    await ctl.store.append({ t: 'node', ...ctl.nodeStates.record(index) });
+    const rc = await ctl.select.updateNodeState(ctl.table.nodes[index]!);
+    if (rc !== 0) ctl.log.error(`node ${name}: select_p_update_node_state failed (rc ${rc})`);
+    // A node set DOWN loses its jobs: requeued when they may be, else NODE_FAIL (slurmctld's
+    // kill_running_job_by_node_name).
+    if (next.down) {
+      for (const job of ctl.runningJobs()) {
+        if (job.record.node_bitmap?.test(index)) await batch.cancel(job, job.desc.requeue === false ? 'NODE_FAIL' : 'REQUEUE');
+      }
+    }
+  }
+}
+
+function nextState(current: Readonly<AdminState>, body: Caller & { state?: string; reason?: string }, now: number): AdminState {
+  const next: AdminState = { ...current };
+  const setReason = (): void => {
+    if (body.reason === undefined) return;
+    next.reason = body.reason;
+    next.time = now;
+    next.uid = body.userId;
+  };
+  const clear = (): void => {
+    Object.assign(next, { reason: null, time: 0 });
+  };
+  switch (body.state?.toUpperCase()) {
+    case undefined:
+      setReason();
+      break;
+    case 'DRAIN':
+      next.drain = true;
+      setReason();
+      break;
+    case 'DOWN':
+      next.down = true;
+      setReason();
+      break;
+    case 'RESUME':
+      if (!current.down && !current.drain) throw UserError.fromErrno('ESLURM_INVALID_NODE_STATE');
+      Object.assign(next, { down: false, drain: false });
+      clear();
+      break;
+    case 'IDLE':
+      Object.assign(next, { down: false, drain: false });
+      clear();
+      break;
+    case 'UNDRAIN':
+      next.drain = false;
+      if (!next.down) clear();
+      break;
+    default:
+      throw UserError.fromErrno('ESLURM_INVALID_NODE_STATE');
+  }
+  return next;
+}
+
+async function updateJob(ctl: Controller, job: CtldJob, update: JobUpdate, userId: number): Promise<void> {
+  checkOwner(job, userId);
+  if (isFinished(job.record.job_state)) throw UserError.fromErrno('ESLURM_JOB_FINISHED');
+  const pending = (job.record.job_state & JOB_STATE_BASE) === JOB_PENDING;
+  const r = job.record;
+  if (update.partition !== undefined) {
+    if (!pending) throw UserError.fromErrno('ESLURM_JOB_NOT_PENDING');
+    if (!ctl.options.config.partitions.some((p) => p.name === update.partition)) throw UserError.fromErrno('ESLURM_INVALID_PARTITION_NAME');
+  }
+  let limit = r.time_limit;
+  if (update.timeLimit !== undefined) {
+    const { op, minutes } = update.timeLimit;
+    if (op === 'set') limit = minutes;
+    else if (limit !== INFINITE) limit = Math.max(0, op === 'add' ? limit + minutes : limit - minutes);
+    // Only an administrator may raise a limit (slurmctld: ESLURM_ACCESS_DENIED for a user).
+    if (userId !== 0 && (limit === INFINITE ? r.time_limit !== INFINITE : limit > r.time_limit)) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+  }
+  if (update.partition !== undefined) r.partition = update.partition;
+  if (update.name !== undefined) r.name = update.name;
+  if (update.timeLimit !== undefined) {
+    r.time_limit = limit;
+    if (r.start_time > 0) r.end_time = limit === INFINITE ? INFINITE : r.start_time + limit * 60;
+  }
+  job.desc = {
+    ...job.desc,
+    ...(update.name !== undefined && { name: update.name }),
+    ...(update.partition !== undefined && { partition: update.partition }),
+    ...(update.timeLimit !== undefined && { timeLimit: limit }),
+  };
+  // The whole job again: its name and submission changed, not only its progress.
+  await ctl.journalSubmit(job);
+}
+
+/** scontrol reconfigure: the plugins re-read their configuration. */
+async function reconfigure(ctl: Controller): Promise<void> {
+  const { config, registry } = ctl.options;
+  const rc = (await ctl.sched.slurm_sched_p_reconfig?.()) ?? 0;
+  if (rc !== 0) ctl.log.error(`sched: slurm_sched_p_reconfig failed (rc ${rc})`);
+  const selectRc = await ctl.select.reconfigure();
+  if (selectRc !== 0) ctl.log.error(`select: select_p_reconfigure failed (rc ${selectRc})`);
+  const container = new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs);
+  await container.reconfig();
+}
+
+function checkOwner(job: CtldJob, userId: number): void {
+  if (userId !== 0 && job.record.user_id !== userId) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+}

@@ -1,0 +1,305 @@
+// tsrun's jobs on the controller (slurmctld's job_allocate for srun: a job without a batch
+// script, BatchFlag=0). The request is checked as a submission is, journaled and scheduled
+// with the batch jobs; no step daemon starts: the tsrun that asked holds the allocation over
+// its connection and runs the steps itself. The job ends when tsrun reports its end
+// (`complete`), or when its connection closes without that — a lost srun, which Slurm ends
+// as CANCELLED with ExitCode=0:0 (observed on Slurm 22.05 for a SIGKILLed srun). tscancel,
+// scancel -s and the time limit reach tsrun as answers to its `watch` request, or as a signal
+// to its pid while it is not connected (after a controller restart, until it attaches again).
+import { readFileSync } from 'node:fs';
+import { UserError } from '../core/errors.js';
+import { INFINITE } from '../core/slurm-constants.js';
+import { isFinished } from '../core/job-state.js';
+import { JOB_COMPLETE, JOB_COMPLETING, JOB_FAILED, JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE } from '../plugin-api/records.js';
+import type { JobDescriptor } from '../protocol/job-desc.js';
+import { endReason, stateFor, type BatchJobs } from './batch-jobs.js';
+import type { Controller } from './controller.js';
+import type { Scheduler } from './daemon.js';
+import { takeJobIds } from './id-counters.js';
+import type { CtldJob, KillCause } from './job.js';
+import type { RpcConnection } from './rpc-server.js';
+import { checkSubmission, newJob, nextPriority, submitJob, type SubmitAnswer } from './submit-job.js';
+
+/** What tsrun runs its step on. */
+export interface Grant {
+  jobId: number;
+  name: string;
+  partition: string;
+  nodeNames: string[];
+  cpusPerNode: number[];
+  gpusPerNode: number[][];
+  /** Minutes, or INFINITE. */
+  timeLimit: number;
+}
+
+export interface AllocateAnswer {
+  jobId: number;
+  /** Queued: tsrun prints srun's "queued and waiting" line and asks for `allocation`. */
+  pending: boolean;
+  grant?: Grant;
+  /** --test-only: when and where it would start. */
+  willRun?: SubmitAnswer['willRun'];
+}
+
+/** What the controller asks of the tsrun holding a job: end the step, or signal its tasks. */
+export interface JobOrder {
+  cause?: Extract<KillCause, 'CANCELLED' | 'TIMEOUT'>;
+  signal?: number;
+}
+
+interface Holder {
+  pid: number;
+  connection: RpcConnection | undefined;
+  orders: JobOrder[];
+  deliver: ((order: JobOrder) => void) | undefined;
+  started: Array<() => void>;
+}
+
+const now = (): number => Math.floor(Date.now() / 1000);
+
+export class InteractiveJobs {
+  private readonly holders = new Map<number, Holder>();
+
+  constructor(
+    private readonly ctl: Controller,
+    private readonly batch: BatchJobs,
+    private readonly scheduler: Scheduler,
+  ) {}
+
+  owns(job: CtldJob): boolean {
+    return job.desc.interactive !== undefined;
+  }
+
+  /** A new tsrun job, answered once a scheduling pass has seen it: started, or pending. */
+  async allocate(desc: JobDescriptor, testOnly: boolean, connection: RpcConnection): Promise<AllocateAnswer> {
+    if (desc.interactive === undefined || desc.script !== '') throw new UserError('an allocation names the tsrun that holds it and no script');
+    if (testOnly) {
+      const answer = await submitJob(this.ctl, desc, true);
+      return { jobId: answer.jobId, pending: false, willRun: answer.willRun };
+    }
+    const { partition } = await checkSubmission(this.ctl, desc);
+    // As tsrun without a controller: a partition that takes no jobs is refused, not waited for.
+    if (partition.state === 'DOWN') throw UserError.fromErrno('ESLURM_PARTITION_DOWN');
+    if (partition.state !== 'UP') throw UserError.fromErrno('ESLURM_PARTITION_NOT_AVAIL');
+    const jobId = takeJobIds(this.ctl.options.stateDir, 1);
+    const record = this.ctl.buildRecord(desc, jobId, partition.name, now());
+    record.priority = nextPriority(this.ctl, record);
+    const job = newJob(record, desc);
+    this.ctl.addJob(job);
+    this.hold(job, connection);
+    await this.ctl.journalSubmit(job);
+    await this.scheduler.settle();
+    return this.state(job);
+  }
+
+  /** Resolves once a pending job was given its nodes; refused if it ended first (tscancel). */
+  async allocation(jobId: number): Promise<Grant> {
+    const job = this.find(jobId);
+    const holder = this.holders.get(jobId);
+    if (holder && (job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) {
+      await Promise.race([new Promise<void>((resolve) => holder.started.push(resolve)), this.ctl.whenFinished([job])]);
+    }
+    if (isFinished(job.record.job_state)) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
+    return grantOf(this.ctl, job);
+  }
+
+  /** tsrun comes back (after a controller restart) to the job it holds. */
+  async attach(jobId: number, connection: RpcConnection): Promise<AllocateAnswer> {
+    const job = this.find(jobId);
+    if (!this.holders.has(jobId)) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
+    this.hold(job, connection);
+    return this.state(job);
+  }
+
+  /** Answers with the next order for the job's tsrun (tsrun asks again after each). */
+  watch(jobId: number): Promise<JobOrder> {
+    const holder = this.holders.get(jobId);
+    if (!holder) return Promise.resolve({});
+    const queued = holder.orders.shift();
+    if (queued) return Promise.resolve(queued);
+    return new Promise((resolve) => (holder.deliver = resolve));
+  }
+
+  /** tsrun's step ended with this wait status: the job ends (slurm_complete_job). */
+  async complete(jobId: number, status: number): Promise<void> {
+    const job = this.find(jobId);
+    if (this.holders.has(jobId)) await this.finish(job, status);
+  }
+
+  launch(job: CtldJob): Promise<void> {
+    const record = job.record;
+    record.job_state = JOB_RUNNING;
+    record.start_time = now();
+    record.end_time = record.time_limit === INFINITE ? INFINITE : record.start_time + record.time_limit * 60;
+    job.reason = 'None';
+    const started = this.holders.get(record.job_id)?.started.splice(0) ?? [];
+    return (async () => {
+      await this.ctl.sched.slurm_sched_p_newalloc?.(record);
+      await this.ctl.journalProgress(job);
+      started.forEach((resolve) => resolve());
+    })();
+  }
+
+  /** tscancel or the time limit of a running job: tsrun is told to end its step. */
+  async cancel(job: CtldJob, cause: KillCause): Promise<void> {
+    if (isFinished(job.record.job_state) || job.killCause !== undefined) return;
+    job.killCause = cause;
+    job.record.job_state = stateFor(cause) | JOB_COMPLETING;
+    if (cause === 'TIMEOUT') job.reason = 'TimeLimit';
+    await this.ctl.journalProgress(job);
+    this.order(job, { cause: cause === 'TIMEOUT' ? 'TIMEOUT' : 'CANCELLED' });
+  }
+
+  /** scancel -s: the signal goes to the step's tasks through tsrun. */
+  signal(job: CtldJob, signal: number): void {
+    if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_PENDING');
+    this.order(job, { signal });
+  }
+
+  /** After a restart: a job whose tsrun still runs waits for it to attach; others are lost. */
+  async recover(): Promise<void> {
+    for (const job of this.ctl.jobs.values()) {
+      if (!this.owns(job) || (isFinished(job.record.job_state) && (job.record.job_state & JOB_COMPLETING) === 0)) continue;
+      const pid = job.desc.interactive!.pid;
+      this.holders.set(job.record.job_id, { pid, connection: undefined, orders: [], deliver: undefined, started: [] });
+      if (isTsrun(pid)) this.ctl.log.info(`job ${job.record.job_id}: tsrun still running (pid ${pid}), recovered`);
+      else await this.lost(job);
+    }
+  }
+
+  /** Every second: a tsrun that is not connected and has gone loses its job. */
+  async tick(): Promise<void> {
+    for (const [jobId, holder] of [...this.holders]) {
+      const job = this.ctl.jobs.get(jobId);
+      if (job && holder.connection === undefined && !isTsrun(holder.pid)) await this.lost(job);
+    }
+  }
+
+  private hold(job: CtldJob, connection: RpcConnection): void {
+    const id = job.record.job_id;
+    const holder = this.holders.get(id) ?? { pid: job.desc.interactive!.pid, connection, orders: [], deliver: undefined, started: [] };
+    holder.connection = connection;
+    this.holders.set(id, holder);
+    connection.onClose(() => {
+      if (this.holders.get(id) !== holder || holder.connection !== connection) return;
+      holder.connection = undefined;
+      holder.deliver = undefined;
+      void this.lost(job).catch((error: Error) => this.ctl.log.error(`job ${id}: ${error.message}`));
+    });
+  }
+
+  private order(job: CtldJob, order: JobOrder): void {
+    const holder = this.holders.get(job.record.job_id);
+    if (!holder) return;
+    if (holder.connection === undefined) {
+      // Not connected (a restart): SIGTERM ends the step as it ends srun's, else the signal.
+      signalPid(holder.pid, order.cause !== undefined ? 'SIGTERM' : order.signal!);
+      return;
+    }
+    const deliver = holder.deliver;
+    holder.deliver = undefined;
+    if (deliver) deliver(order);
+    else holder.orders.push(order);
+  }
+
+  private state(job: CtldJob): AllocateAnswer {
+    const jobId = job.record.job_id;
+    const base = job.record.job_state & JOB_STATE_BASE;
+    if (base === JOB_PENDING) return { jobId, pending: true };
+    if (isFinished(job.record.job_state)) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
+    return { jobId, pending: false, grant: grantOf(this.ctl, job) };
+  }
+
+  /** The tsrun went without a word: a pending job is cancelled, a running one ends CANCELLED. */
+  private async lost(job: CtldJob): Promise<void> {
+    if (!this.holders.has(job.record.job_id)) return;
+    if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) {
+      this.holders.delete(job.record.job_id);
+      return this.batch.cancelPending(job, 'None');
+    }
+    job.killCause ??= 'CANCELLED';
+    await this.finish(job, 0);
+  }
+
+  private async finish(job: CtldJob, status: number): Promise<void> {
+    const { ctl } = this;
+    const record = job.record;
+    // Taken first, so a close arriving while this runs does not end the job twice; a watch
+    // still open is answered with no order, which tells tsrun the job is over.
+    this.holders.get(record.job_id)?.deliver?.({});
+    this.holders.delete(record.job_id);
+    const state = job.killCause ? stateFor(job.killCause) : status === 0 ? JOB_COMPLETE : JOB_FAILED;
+    record.job_state = state;
+    record.end_time = now();
+    job.exitStatus = status;
+    job.reason = endReason(state, status);
+    await ctl.select.release(record);
+    await ctl.sched.slurm_sched_p_freealloc?.(record);
+    await ctl.journalProgress(job);
+    ctl.notifyFinished(job);
+    this.scheduler.kick();
+  }
+
+  private find(jobId: number): CtldJob {
+    const job = this.ctl.jobs.get(jobId);
+    if (!job || !this.owns(job)) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
+    return job;
+  }
+}
+
+function grantOf(ctl: Controller, job: CtldJob): Grant {
+  const record = job.record;
+  const res = record.job_resrcs;
+  const nodeNames = ctl.table.namesFromBitmap(record.node_bitmap!);
+  return {
+    jobId: record.job_id,
+    name: record.name,
+    partition: record.partition,
+    nodeNames,
+    cpusPerNode: res?.cpus ?? nodeNames.map((name) => ctl.table.nodes[ctl.table.indexOf(name)!]!.cpus),
+    gpusPerNode: nodeNames.map((_, i) => (res?.gres_allocated[i] ?? []).filter((s) => s.name === 'gpu').flatMap((s) => [...(s.indices ?? [])])),
+    timeLimit: record.time_limit,
+  };
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals | number): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // gone already: the next tick ends its job
+  }
+}
+
+/** Whether `pid` is alive and still a tsrun (not a recycled pid). */
+function isTsrun(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    // A zombie has an empty command line: it has ended.
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('tsrun');
+  } catch {
+    return true;
+  }
+}
+
+/** The requests tsrun sends (registered in controllerHandlers). */
+export function interactiveHandlers(batch: BatchJobs) {
+  const jobs = (): InteractiveJobs => {
+    if (!batch.interactive) throw new Error('interactive jobs are not set up');
+    return batch.interactive;
+  };
+  return {
+    allocate: async (body: { desc: JobDescriptor; testOnly?: boolean }, connection?: RpcConnection) =>
+      jobs().allocate(body.desc, body.testOnly === true, connection!),
+    allocation: async (body: { jobId: number }) => jobs().allocation(body.jobId),
+    attach: async (body: { jobId: number }, connection?: RpcConnection) => jobs().attach(body.jobId, connection!),
+    watch: async (body: { jobId: number }) => jobs().watch(body.jobId),
+    complete: async (body: { jobId: number; status: number }) => {
+      await jobs().complete(body.jobId, body.status);
+      return {};
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// The controller's answer to "show me the nodes and partitions": the cluster file's nodes and
+// partitions (info-snapshot.ts) with each node's live state, reason and allocation.
+import type { ClusterInfo } from '../protocol/node-info.js';
+import type { Controller } from './controller.js';
+import { infoFromConfig } from './info-snapshot.js';
+
+export function liveClusterInfo(ctl: Controller): ClusterInfo {
+  ctl.nodeStates.refresh(ctl.jobs.values());
+  const info = infoFromConfig(ctl.options.config);
+  for (const node of info.nodes) {
+    const index = ctl.table.indexOf(node.name);
+    if (index === undefined) continue;
+    const admin = ctl.nodeStates.adminOf(index);
+    const usage = ctl.nodeStates.usageOf(index);
+    node.nodeState = ctl.nodeStates.stateOf(index);
+    node.reason = admin.reason;
+    node.reasonTime = admin.time;
+    node.reasonUid = admin.uid;
+    node.allocCpus = usage.allocCpus;
+    node.allocMemory = usage.allocMemory;
+  }
+  return info;
+}
