@@ -33,6 +33,7 @@ export function jobView(ctl: Controller, job: CtldJob): JobView {
     cpusPerTask: desc.cpusPerTask ?? null,
     minNodes: desc.minNodes ?? null,
     memPerNode: desc.memPerNode ?? null,
+    defaultNodeMemory: partitionNodeMemory(ctl, r.partition),
     memPerCpu: desc.memPerCpu ?? null,
     features: desc.constraint ?? null,
     gres: desc.gres ?? null,
@@ -61,4 +62,10 @@ export function jobView(ctl: Controller, job: CtldJob): JobView {
     errorGiven: desc.error !== undefined || desc.output !== undefined,
     allocNode: desc.submitHost,
   };
+}
+
+// Slurm counts a pending job without --mem at the memory of a whole node (TRES=...,mem=2000M).
+function partitionNodeMemory(ctl: Controller, partition: string): number | null {
+  const first = ctl.table.partitionBitmap(partition)?.nextSet(0) ?? -1;
+  return first >= 0 ? ctl.table.nodes[first]!.real_memory : null;
 }

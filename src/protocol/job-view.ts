@@ -33,6 +33,8 @@ export interface JobView {
   minNodes: number | null;
   memPerNode: number | null;
   memPerCpu: number | null;
+  /** The memory a pending job without --mem is counted with (its partition's first node's). */
+  defaultNodeMemory: number | null;
   features: string | null;
   gres: string | null;
   /** Wait status of the batch script. */

@@ -58,7 +58,8 @@ function groupName(job: JobView): string {
 }
 
 function tres(job: JobView, pending: boolean): string {
-  const mem = job.memPerNode ? `mem=${job.memPerNode * job.numNodes}M,` : '';
+  const perNode = job.memPerNode ?? (pending ? job.defaultNodeMemory : null);
+  const mem = perNode ? `mem=${perNode * job.numNodes}M,` : '';
   return `cpu=${job.numCpus},${pending || mem ? mem : ''}node=${job.numNodes},billing=${job.numCpus}`;
 }
 

@@ -20,6 +20,7 @@ function view(over: Partial<JobView>): JobView {
     arrayJobId: 0,
     arrayTaskId: null,
     arrayMaxRunning: null,
+    defaultNodeMemory: null,
     name: 'wrap',
     userId: 0,
     userName: 'root',
