@@ -6,6 +6,7 @@ import { PluginError } from '../core/errors.js';
 import { slurm_strerror } from '../core/errno.js';
 import { SLURM_SUCCESS } from '../plugin-api/common.js';
 import type { ProctrackStep } from '../plugin-api/proctrack.js';
+import type { ContainerTask } from '../plugin-api/job-container.js';
 import { callHook, hookFailure } from '../plugin-host/invoke.js';
 import type { LoadedPlugin } from '../plugin-host/loaded-plugin.js';
 
@@ -22,6 +23,12 @@ export class ProctrackFacade {
     if (typeof id === 'bigint' && id > 0n) return id;
     const why = this.plugin.errno !== 0 ? slurm_strerror(this.plugin.errno) : `returned ${String(id)}`;
     throw new PluginError(this.plugin.type, `cannot create a container for step ${step.jobid}.${step.stepid}: ${why}`, { hook });
+  }
+
+  /** proctrack_p_join (tslurm's), when the plugin has it: the task's argv/env before its spawn. */
+  async join(step: ProctrackStep, task: ContainerTask): Promise<void> {
+    if (typeof this.plugin.module['proctrack_p_join'] !== 'function') return;
+    return this.check('proctrack_p_join', [step, task]);
   }
 
   /** proctrack_g_add → proctrack_p_add: each task right after its spawn. */

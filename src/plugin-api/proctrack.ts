@@ -91,9 +91,19 @@ export interface ProctrackPlugin extends PluginHeader {
    * @returns the pids (possibly none), or null on failure.
    */
   proctrack_p_get_pids: (cont_id: bigint) => MaybePromise<readonly number[] | null>;
+
+  /**
+   * tslurm's addition: just before a task of the step is spawned, the plugin may change its
+   * argv and env (`task`, edited in place), after the job_container plugin's join. Slurm's
+   * forked child waits before exec until proctrack_p_add has run; a Node spawn cannot wait, so
+   * a plugin whose containers must hold the task before it can fork (proctrack/cgroup) makes
+   * the task join its container itself, through a wrapper. Default: nothing.
+   * @returns SLURM_SUCCESS, or SLURM_ERROR (the task is not started).
+   */
+  proctrack_p_join?: (step: ProctrackStep, task: import('./job-container.js').ContainerTask) => MaybePromise<Rc>;
 }
 
-/** Every proctrack API function; all are required. */
+/** Every proctrack API function: all of Slurm's are required; tslurm's join is optional. */
 export const proctrackSymbols = {
   proctrack_p_create: 'required',
   proctrack_p_add: 'required',
@@ -103,4 +113,5 @@ export const proctrackSymbols = {
   proctrack_p_has_pid: 'required',
   proctrack_p_wait: 'required',
   proctrack_p_get_pids: 'required',
+  proctrack_p_join: 'optional',
 } as const satisfies SymbolTable<ProctrackPlugin>;

@@ -37,9 +37,14 @@ export class StepContainer {
     return new StepContainer(plugins, { ...base, cont_id: contId });
   }
 
-  /** container_g_join, just before a task's spawn: the plugin may wrap its argv and edit its env. */
-  join(task: ContainerTask): Promise<void> {
-    return this.plugins.container.join(this.step.jobid, this.step.uid, task);
+  /**
+   * container_g_join, then proctrack's join, just before a task's spawn: each plugin may wrap
+   * its argv and edit its env; proctrack's wrapper runs first, so everything the task and the
+   * job container's wrapper start is in the step's container.
+   */
+  async join(task: ContainerTask): Promise<void> {
+    await this.plugins.container.join(this.step.jobid, this.step.uid, task);
+    await this.plugins.proctrack.join(this.step, task);
   }
 
   /**

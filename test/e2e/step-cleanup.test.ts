@@ -3,7 +3,7 @@
 // a double-forked grandchild, and ignore SIGTERM; /proc is scanned for anything left.
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fixture, runBin, startBin } from '../helpers/run-bin.js';
@@ -121,6 +121,48 @@ describe('no process outlives a batch job (proctrack/linuxproc)', () => {
     if (extra.length === 0) await ctl.run('tscancel', [id]);
     await ctl.until(async () => ['CANCELLED', 'TIMEOUT'].includes(await ctl.jobField(id, 'JobState')), 20_000);
     expect(await leftovers(mark)).toEqual([]);
+  });
+});
+
+// proctrack/cgroup needs a writable cgroup v2 hierarchy; where there is none the cases are
+// skipped and the reason is in their title.
+const CGROUP = fixture('clusters', 'proctrack-cgroup.yaml');
+const cgroupRoot = ['/sys/fs/cgroup', '/sys/fs/cgroup/unified'].find((dir) => existsSync(`${dir}/cgroup.controllers`) && isWritable(dir));
+const cgroupNote = cgroupRoot ? `cgroup v2 at ${cgroupRoot}` : 'SKIPPED: no writable cgroup v2 hierarchy on this machine';
+
+function isWritable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe(`no process outlives its step (proctrack/cgroup, ${cgroupNote})`, () => {
+  it.skipIf(!cgroupRoot)('a normal exit kills what setsid and a double fork left, and removes the step cgroup', async () => {
+    const mark = randomUUID();
+    const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-clean-'));
+    const r = await runBin('tsrun', ['--cluster', CGROUP, ...marked(mark), '-N2', '-n2', 'sh', '-c', script(dir, 'READY; exit 0')], { timeout: 20_000 });
+    expect(r).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(await leftovers(mark)).toEqual([]);
+    expect(readdirSync(`${cgroupRoot}/tslurm`).filter((d) => d.startsWith('node_node'))).toEqual([]);
+  });
+
+  it.skipIf(!cgroupRoot)('tscancel of a batch job ends everything in its cgroup', async () => {
+    const ctl = testController({ TSLURM_KILL_WAIT: '1' });
+    try {
+      const mark = randomUUID();
+      const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-clean-'));
+      const body = script(dir, `trap '' TERM; sh -c 'sleep 302' & READY; wait`).replace('$SLURM_PROCID', '0');
+      const id = (await ctl.run('tsbatch', ['--cluster', CGROUP, '--parsable', ...marked(mark), '--wrap', body])).stdout.trim();
+      await ready(dir, 1);
+      await ctl.run('tscancel', [id]);
+      await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'CANCELLED', 20_000);
+      expect(await leftovers(mark)).toEqual([]);
+    } finally {
+      await ctl.stop();
+    }
   });
 });
 

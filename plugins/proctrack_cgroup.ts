@@ -1,0 +1,211 @@
+// proctrack/cgroup: each step's processes live in a cgroup v2 directory of their own
+// (Slurm's src/plugins/proctrack/cgroup), so nothing a task starts can leave the step:
+// setsid, double forks and re-parenting do not move a process out of its cgroup. SIGKILL goes
+// through `cgroup.kill` (the kernel kills every member at once, no race with forks); other
+// signals to every member; the step is empty when `cgroup.procs` lists no live process.
+//
+// Layout: <root>/tslurm/node_<node>/job_<job>/step_<step>, the node level because emulated
+// nodes of one step share a host. <root> is the `cgroup_root` option, else the first writable
+// cgroup v2 hierarchy among /sys/fs/cgroup and /sys/fs/cgroup/unified. The container id is
+// the step directory's inode number. Without a writable cgroup v2 hierarchy `init` fails with
+// the reason, so a cluster configured for this plugin says at once why it cannot run.
+import { constants } from 'node:os';
+import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  SLURM_BATCH_SCRIPT,
+  SLURM_ERROR,
+  SLURM_EXTERN_CONT,
+  SLURM_SUCCESS,
+  SLURM_VERSION_NUMBER,
+  type PluginHost,
+  type ContainerTask,
+  type ProctrackStep,
+  type Rc,
+} from '../src/plugin-api/index.js';
+import { killUntilEmpty } from './lib/kill-wait.js';
+import { isLive, readProc } from './lib/proc-table.js';
+
+export const plugin_name = 'Process tracking via linux cgroup freezer subsystem';
+export const plugin_type = 'proctrack/cgroup';
+export const plugin_version = SLURM_VERSION_NUMBER(0, 1, 0);
+
+const { ESRCH, EINVAL, EBUSY } = constants.errno;
+const CANDIDATE_ROOTS = ['/sys/fs/cgroup', '/sys/fs/cgroup/unified'];
+const DEFAULT_UNKILLABLE_TIMEOUT = 60;
+
+let host: PluginHost | undefined;
+let base = '';
+let unkillableTimeout = DEFAULT_UNKILLABLE_TIMEOUT;
+/** Container id (inode) → the step's cgroup directory. */
+const containers = new Map<bigint, string>();
+
+export function init(h: PluginHost): Rc {
+  host = h;
+  const root = typeof h.options['cgroup_root'] === 'string' ? [h.options['cgroup_root']] : CANDIDATE_ROOTS;
+  const usable = root.find((dir) => writableV2(dir));
+  if (usable === undefined) {
+    h.log.error(`proctrack/cgroup: no writable cgroup v2 hierarchy (looked at ${root.join(', ')})`);
+    return SLURM_ERROR;
+  }
+  base = path.join(usable, 'tslurm');
+  const timeout = h.options['unkillable_timeout'];
+  if (typeof timeout === 'number' && Number.isFinite(timeout) && timeout >= 0) unkillableTimeout = timeout;
+  h.log.debug(`proctrack/cgroup: steps under ${base}`);
+  return SLURM_SUCCESS;
+}
+
+// A cgroup v2 hierarchy (cgroup.controllers is v2's mark) where we may make directories.
+function writableV2(dir: string): boolean {
+  if (!existsSync(path.join(dir, 'cgroup.controllers')) || !existsSync(path.join(dir, 'cgroup.procs'))) return false;
+  try {
+    mkdirSync(path.join(dir, 'tslurm'), { recursive: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function fini(): void {
+  containers.clear();
+}
+
+function fail(errnum: number, message?: string): typeof SLURM_ERROR {
+  if (message !== undefined) host?.log.error(message);
+  host?.slurm_seterrno(errnum);
+  return SLURM_ERROR;
+}
+
+function stepName(stepid: number): string {
+  if (stepid === SLURM_BATCH_SCRIPT) return 'step_batch';
+  if (stepid === SLURM_EXTERN_CONT) return 'step_extern';
+  return `step_${stepid}`;
+}
+
+export function proctrack_p_create(step: ProctrackStep): bigint | null {
+  const dir = path.join(base, `node_${step.node_name}`, `job_${step.jobid}`, stepName(step.stepid));
+  try {
+    mkdirSync(dir, { recursive: true });
+    const id = BigInt(statSync(dir).ino);
+    containers.set(id, dir);
+    return id;
+  } catch (error) {
+    fail(EINVAL, `proctrack/cgroup: cannot make ${dir}: ${(error as Error).message}`);
+    return null;
+  }
+}
+
+/**
+ * The task joins its cgroup itself before it execs (a shell writes its own pid to
+ * cgroup.procs, then execs the task): nothing it forks can start outside the step.
+ */
+export function proctrack_p_join(step: ProctrackStep, task: ContainerTask): Rc {
+  const dir = step.cont_id === null ? undefined : containers.get(step.cont_id);
+  if (dir === undefined) return fail(EINVAL, `proctrack/cgroup: step ${step.jobid}.${step.stepid} has no container`);
+  task.argv.splice(0, 0, '/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', path.join(dir, 'cgroup.procs'));
+  return SLURM_SUCCESS;
+}
+
+export async function proctrack_p_add(step: ProctrackStep, pid: number): Promise<Rc> {
+  const dir = step.cont_id === null ? undefined : containers.get(step.cont_id);
+  if (dir === undefined) return fail(EINVAL, `proctrack/cgroup: step ${step.jobid}.${step.stepid} has no container`);
+  try {
+    await writeFile(path.join(dir, 'cgroup.procs'), String(pid));
+    return SLURM_SUCCESS;
+  } catch (error) {
+    // A task that already ended cannot be moved; the host accepts that (see proctrack/pgid).
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ESRCH' ? fail(ESRCH) : fail(EINVAL, `proctrack/cgroup: cannot add ${pid} to ${dir}: ${(error as Error).message}`);
+  }
+}
+
+export async function proctrack_p_signal(cont_id: bigint, signal: number): Promise<Rc> {
+  const dir = containers.get(cont_id);
+  if (dir === undefined) return fail(ESRCH);
+  const pids = await livePids(dir);
+  if (signal === 0) return pids.length > 0 ? SLURM_SUCCESS : fail(ESRCH);
+  if (signal === constants.signals.SIGKILL) {
+    try {
+      await writeFile(path.join(dir, 'cgroup.kill'), '1');
+      return SLURM_SUCCESS;
+    } catch {
+      // an older kernel without cgroup.kill: one kill per member, as below
+    }
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return SLURM_SUCCESS;
+}
+
+export function proctrack_p_destroy(cont_id: bigint): Rc {
+  const dir = containers.get(cont_id);
+  containers.delete(cont_id);
+  if (dir === undefined) return SLURM_SUCCESS;
+  // The step, then its job and node levels once no other step uses them.
+  for (let level = dir, i = 0; i < 3; level = path.dirname(level), i++) {
+    try {
+      rmdirSync(level);
+    } catch {
+      break;
+    }
+  }
+  return SLURM_SUCCESS;
+}
+
+export async function proctrack_p_find(pid: number): Promise<bigint | null> {
+  let text: string;
+  try {
+    text = await readFile(`/proc/${pid}/cgroup`, 'utf8');
+  } catch {
+    return null;
+  }
+  const v2 = text.split('\n').find((line) => line.startsWith('0::'))?.slice(3);
+  if (v2 === undefined) return null;
+  for (const [id, dir] of containers) if (dir.endsWith(v2)) return id;
+  return null;
+}
+
+export async function proctrack_p_has_pid(cont_id: bigint, pid: number): Promise<boolean> {
+  const dir = containers.get(cont_id);
+  return dir !== undefined && (await livePids(dir)).includes(pid);
+}
+
+export async function proctrack_p_wait(cont_id: bigint): Promise<Rc> {
+  const dir = containers.get(cont_id);
+  if (dir === undefined) return fail(EINVAL);
+  const result = await killUntilEmpty(() => livePids(dir), () => proctrack_p_signal(cont_id, constants.signals.SIGKILL), unkillableTimeout);
+  if (result.empty) return SLURM_SUCCESS;
+  return fail(EBUSY, `Unable to destroy container ${cont_id} in cgroup plugin, giving up after ${result.elapsedSeconds} sec`);
+}
+
+export async function proctrack_p_get_pids(cont_id: bigint): Promise<number[] | null> {
+  const dir = containers.get(cont_id);
+  if (dir === undefined) {
+    fail(EINVAL);
+    return null;
+  }
+  return livePids(dir);
+}
+
+// The members of a cgroup still running (zombies left out: they cannot be killed away).
+async function livePids(dir: string): Promise<number[]> {
+  let text: string;
+  try {
+    text = await readFile(path.join(dir, 'cgroup.procs'), 'utf8');
+  } catch {
+    return [];
+  }
+  const pids = text.split('\n').filter(Boolean).map(Number);
+  const live: number[] = [];
+  for (const pid of pids) {
+    const entry = await readProc(pid);
+    if (entry && isLive(entry)) live.push(pid);
+  }
+  return live.sort((a, b) => a - b);
+}
