@@ -13,6 +13,7 @@ import type { Handler } from './rpc-server.js';
 import { submitJob } from './submit-job.js';
 import { interactiveHandlers } from './interactive-jobs.js';
 import { adminHandlers } from './admin-handlers.js';
+import { stepHandlers } from './step-registry.js';
 
 interface Caller {
   /** The requesting user (auth/none: as the client says; the socket is the owner's only). */
@@ -96,6 +97,8 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
     ...adminHandlers(ctl, batch, scheduler),
 
     ...interactiveHandlers(batch),
+
+    ...stepHandlers(ctl),
 
     shutdown: async () => {
       setImmediate(shutdown);

@@ -172,7 +172,8 @@ describe('tscontrol update and live node states', () => {
 
   it('show steps, reconfigure', async () => {
     expect(await scontrol('show', 'steps')).toEqual({ exitCode: 0, stdout: 'No job steps in the system\n', stderr: '' });
-    expect(await scontrol('show', 'step', '999')).toEqual({ exitCode: 1, stdout: 'Job step 999. not found\n', stderr: '' });
+    // A job the controller does not know (observed: `scontrol show step 9999`).
+    expect(await scontrol('show', 'step', '999')).toEqual({ exitCode: 1, stdout: '', stderr: 'slurm_get_job_steps error: Invalid job id specified\n' });
     expect(await scontrol('reconfigure')).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   });
 });

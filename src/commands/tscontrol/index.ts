@@ -82,8 +82,8 @@ async function dispatch(bin: string, command: string, words: string[], options: 
     return showJobs(rest, { cluster: options.cluster, json: Boolean(options.json), oneliner: Boolean(options.oneliner) });
   }
   if (key === 'step' || key === 'steps') {
-    const { showSteps } = await import('./job-ops.js');
-    return showSteps(rest);
+    const { showSteps } = await import('./show-steps.js');
+    return showSteps(rest, { cluster: options.cluster, oneliner: Boolean(options.oneliner) });
   }
   if (key === 'hostnames' || key === 'hostlist' || key === 'hostlistsorted') {
     const result = showHostlist(key as HostlistEntity, rest, process.env);

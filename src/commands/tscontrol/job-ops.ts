@@ -1,4 +1,4 @@
-// `tscontrol requeue|suspend|resume ID[,ID...]`, `reconfigure` and `show steps`. Each job id
+// `tscontrol requeue|suspend|resume ID[,ID...]` and `reconfigure`. Each job id
 // is asked for on its own and a refusal is printed as scontrol prints it, "<why> for job <id>"
 // on stderr (observed on Slurm 22.05), the exit status 1 when any was refused.
 import { UserError } from '../../core/errors.js';
@@ -34,19 +34,4 @@ export async function reconfigure(cluster: string | undefined): Promise<number> 
   } finally {
     client.close();
   }
-}
-
-/**
- * scontrol show steps: the controller does not track steps yet, so there are none. Slurm
- * prints "No job steps in the system" (exit 0), or "Job step 12. not found" (exit 1) for an id.
- */
-export function showSteps(words: readonly string[]): number {
-  if (words.length > 1) throw new UserError('too many arguments for keyword:show');
-  if (words.length === 0) {
-    process.stdout.write('No job steps in the system\n');
-    return 0;
-  }
-  const [job, step = ''] = words[0]!.split('.');
-  process.stdout.write(`Job step ${job}.${step} not found\n`);
-  return 1;
 }

@@ -63,7 +63,7 @@ export async function run(argv: string[], bin: string): Promise<number> {
     .option('-P, --priority', 'one line per partition of a multi-partition job')
     .option('-q, --qos <qos>', 'only jobs of these QOS (tslurm has none)')
     .option('-R, --reservation <name>', 'only jobs in this reservation (tslurm has none)')
-    .option('-s, --steps [steps]', 'job steps (not in this release)')
+    .option('-s, --steps [steps]', 'job steps, in the default format')
     .option('-S, --sort <fields>', 'sort keys, e.g. "P,t,-p"')
     .option('--start', 'expected start times of pending jobs')
     .option('-t, --states <states>', "only jobs in these states (PD,R,CG,... or 'all')")
@@ -83,7 +83,14 @@ export async function run(argv: string[], bin: string): Promise<number> {
         process.stdout.write(usage(bin));
         return;
       }
-      if (options.steps !== undefined) throw new UserError('job steps (-s) are not in this release of tsqueue');
+      if (options.steps !== undefined) {
+        // squeue -s in its default format only: step ids and -o/-O are refused, filters ignored.
+        if (options.steps !== true || options.format !== undefined || options.Format !== undefined || program.args.length > 0) {
+          throw new UserError('job steps (-s) take no ids, format or further words in this release of tsqueue');
+        }
+        status = await steps(options);
+        return;
+      }
       const rest = [...program.args];
       // squeue takes `-j` followed by the ids as a separate word (`squeue -j 12`), as
       // commander does; a word left over after it is an error, with the usage on stdout.
@@ -131,4 +138,15 @@ async function list(options: TsqueueOptions, bin: string, order: Array<'o' | 'O'
     stateDir: resolveStateDir(config),
     clusterFile: config.source.startsWith('/') ? config.source : undefined,
   });
+}
+
+async function steps(options: TsqueueOptions): Promise<number> {
+  const [{ loadCluster }, { resolveStateDir }, { listSteps }] = await Promise.all([
+    import('../../config/load.js'),
+    import('../../config/state-dir.js'),
+    import('./steps.js'),
+  ]);
+  const config = await loadCluster({ file: options.cluster });
+  const clusterFile = config.source.startsWith('/') ? config.source : undefined;
+  return listSteps({ stateDir: resolveStateDir(config), clusterFile, header: !options.noheader });
 }

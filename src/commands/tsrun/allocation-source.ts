@@ -1,9 +1,10 @@
 // The allocation a step runs in: a new job from the embedded controller, or — when tsrun runs
 // inside a job (SLURM_JOB_ID set, as in a batch script) — a new step of that job on its nodes.
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
-import { expandHostlist } from '../../core/hostlist.js';
+import { compressHostlist, expandHostlist } from '../../core/hostlist.js';
 import { expandCounts } from '../../core/tasks-per-node.js';
 import { INFINITE } from '../../core/slurm-constants.js';
 import type { Logger } from '../../core/log.js';
@@ -37,7 +38,8 @@ export interface StepAllocation {
 
 /** What the controller may ask of a running step. */
 export interface StepControl {
-  end(cause: 'CANCELLED' | 'TIMEOUT'): void;
+  /** `kill`: SIGKILL the tasks at once (scancel N.S), not SIGTERM then SIGKILL. */
+  end(cause: 'CANCELLED' | 'TIMEOUT', kill?: boolean): void;
   signal(signal: NodeJS.Signals): void;
 }
 
@@ -92,7 +94,7 @@ export async function resolveAllocation(
   };
 }
 
-function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir: string): StepAllocation {
+async function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir: string): Promise<StepAllocation> {
   const jobId = Number.parseInt(jobIdText, 10);
   const nodelist = process.env.SLURM_JOB_NODELIST ?? process.env.SLURM_NODELIST;
   if (!Number.isSafeInteger(jobId) || !nodelist) {
@@ -101,7 +103,7 @@ function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir: strin
   const jobNodes = expandHostlist(nodelist);
   const jobCpus = expandCounts(process.env.SLURM_JOB_CPUS_PER_NODE ?? jobNodes.map(() => 1).join(','));
   const chosen = chooseStepNodes(req, jobNodes, jobCpus, jobId);
-  return {
+  const step: StepAllocation = {
     jobId,
     stepId: takeNextStepId(stateDir, jobId),
     jobName: process.env.SLURM_JOB_NAME ?? req.jobName ?? req.command[0] ?? 'tsrun',
@@ -113,6 +115,33 @@ function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir: strin
     ownJob: false,
     release: async () => {},
   };
+  // As for the allocation path: only the socket's presence is checked when no controller runs.
+  const socketPath = path.join(stateDir, 'tsctld.sock');
+  if (!existsSync(socketPath) || req.testOnly) return step;
+  const { registerStep } = await import('./ctld-step.js');
+  const ntasks = req.ntasks ?? (req.ntasksPerNode ?? 1) * (req.minNodes ?? step.nodeNames.length);
+  const registered = await registerStep(socketPath, {
+    jobId,
+    stepId: step.stepId,
+    // Inside a job srun names the step after its program (scontrol's Name=), not the job's
+    // name it finds in SLURM_JOB_NAME; -J names it.
+    name: (req.jobName !== process.env.SLURM_JOB_NAME ? req.jobName : undefined) ?? path.basename(req.command[0] ?? 'tsrun'),
+    nodes: compressHostlist(step.nodeNames),
+    nodeCount: step.nodeNames.length,
+    ntasks,
+    cpus: ntasks * req.cpusPerTask,
+    timeLimit: req.timeLimit,
+    dist: distWord(req),
+    host: os.hostname().split('.')[0]!,
+    pid: process.pid,
+  });
+  return registered ? { ...step, ...registered } : step;
+}
+
+/** scontrol's Dist= for a step: Cyclic unless -m chose otherwise (observed on Slurm 22.05). */
+function distWord(req: StepRequest): string {
+  const node = req.distribution?.node ?? 'cyclic';
+  return node[0]!.toUpperCase() + node.slice(1);
 }
 
 /** Step nodes inside a job: -w if given, else -N nodes, else as few as the tasks' CPUs need. */

@@ -90,7 +90,7 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
   };
   sink.abortStep = (message, error) => watch.abort(message, error);
   ctx.abort?.attach((message, error) => watch.abort(message, error));
-  alloc.control?.({ end: (cause) => watch.end(cause), signal: (signal) => signalAll(signal) });
+  alloc.control?.({ end: (cause, kill) => watch.end(cause, kill), signal: (signal) => signalAll(signal) });
 
   try {
     const argvs = req.multiProg ? readMultiProg(req.command[0]!, facts.ntasks) : undefined;

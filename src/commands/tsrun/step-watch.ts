@@ -27,8 +27,11 @@ export interface StepWatch {
   stop(): void;
   /** The user ended the step (two Ctrl-C): srun keeps quiet about the signals that followed. */
   readonly cancelledByUser: boolean;
-  /** The controller ends the step: tscancel, or the job's time limit as the controller keeps it. */
-  end(cause: 'CANCELLED' | 'TIMEOUT'): void;
+  /**
+   * The controller ends the step: tscancel, or the job's time limit as the controller keeps it.
+   * `kill`: SIGKILL at once, as scancel N.S kills a step, rather than SIGTERM then SIGKILL.
+   */
+  end(cause: 'CANCELLED' | 'TIMEOUT', kill?: boolean): void;
   /** The step was ended for its time limit or by tscancel: srun prints no "Force Terminated" line then (observed). */
   readonly ended: boolean;
 }
@@ -63,12 +66,14 @@ export function watchStep(options: WatchOptions): StepWatch {
 
   // The time limit (tsrun's own timer, or the controller's) and tscancel, as slurmstepd and
   // srun report them (observed on Slurm 22.05): the step's CANCELLED line, then srun's.
-  const end = (cause: 'CANCELLED' | 'TIMEOUT'): void => {
+  const end = (cause: 'CANCELLED' | 'TIMEOUT', kill = false): void => {
     if (killing) return;
     ended = true;
     cancelledLine(cause === 'TIMEOUT' ? ' DUE TO TIME LIMIT' : '');
     log.info(`Job step aborted: Waiting up to ${killWaitSeconds() + 2} seconds for job step to finish.`);
-    terminate();
+    if (!kill) return terminate();
+    killing = true;
+    options.signalAll('SIGKILL');
   };
   if (options.timeLimitMinutes !== INFINITE && options.timeLimitMinutes > 0) {
     const ms = options.timeLimitMinutes * secondsPerMinute() * 1000;

@@ -1,0 +1,193 @@
+// The steps tsrun runs inside a job (slurmctld's step records, kept in memory only): a tsrun
+// in a batch script registers its step over its connection (`step-start`) and reports its end
+// (`step-end`). A step also ends when that connection closes or its job ends; a controller
+// restart forgets them. `tscancel N.S` reaches the step's tsrun as an answer to its
+// `step-watch` request, as the orders for tsrun's own job do.
+import { UserError } from '../core/errors.js';
+import { isFinished } from '../core/job-state.js';
+import { INFINITE } from '../core/slurm-constants.js';
+import { JOB_RUNNING, JOB_STATE_BASE } from '../plugin-api/records.js';
+import type { Controller } from './controller.js';
+import type { CtldJob } from './job.js';
+import { jobView } from './job-view.js';
+import type { RpcConnection } from './rpc-server.js';
+
+/** What a tsrun tells the controller of its step. */
+export interface StepStart {
+  jobId: number;
+  stepId: number;
+  name: string;
+  /** The step's nodes (hostlist) and how many. */
+  nodes: string;
+  nodeCount: number;
+  ntasks: number;
+  cpus: number;
+  /** Minutes, or INFINITE. */
+  timeLimit: number;
+  /** scontrol's Dist= word: Cyclic, Block, ... */
+  dist: string;
+  host: string;
+  pid: number;
+}
+
+/** A step as `steps` answers it: a registered one, or a running batch job's `batch` step. */
+export interface StepView {
+  jobId: number;
+  stepId: number | 'batch';
+  name: string;
+  userId: number;
+  userName: string;
+  partition: string;
+  startTime: number;
+  timeLimit: number;
+  nodes: string;
+  nodeCount: number;
+  ntasks: number;
+  cpus: number;
+  dist?: string;
+  host?: string;
+  pid?: number;
+}
+
+/** What the controller asks of a step's tsrun: end the step (scancel N.S), or signal its tasks. */
+export interface StepOrder {
+  cancel?: boolean;
+  signal?: number;
+}
+
+interface Entry {
+  start: StepStart;
+  startTime: number;
+  orders: StepOrder[];
+  deliver: ((order: StepOrder) => void) | undefined;
+}
+
+const now = (): number => Math.floor(Date.now() / 1000);
+const keyOf = (jobId: number, stepId: number): string => `${jobId}.${stepId}`;
+
+export class StepRegistry {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly ctl: Controller) {}
+
+  /** A step of a job the controller does not run is refused: tsrun then runs it unregistered. */
+  start(body: StepStart, connection: RpcConnection): void {
+    const job = this.ctl.jobs.get(body.jobId);
+    if (!job || isFinished(job.record.job_state)) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
+    const key = keyOf(body.jobId, body.stepId);
+    const entry: Entry = { start: body, startTime: now(), orders: [], deliver: undefined };
+    this.entries.set(key, entry);
+    connection.onClose(() => {
+      if (this.entries.get(key) === entry) this.drop(key);
+    });
+  }
+
+  end(jobId: number, stepId: number): void {
+    this.drop(keyOf(jobId, stepId));
+  }
+
+  /** The next order for the step's tsrun; `{}` once the step has ended. */
+  watch(jobId: number, stepId: number): Promise<StepOrder> {
+    const entry = this.entries.get(keyOf(jobId, stepId));
+    if (!entry) return Promise.resolve({});
+    const queued = entry.orders.shift();
+    if (queued) return Promise.resolve(queued);
+    return new Promise((resolve) => (entry.deliver = resolve));
+  }
+
+  /** scancel N.S (SIGKILL to the step, as scancel asks) or scancel -s SIG N.S. */
+  order(id: string, userId: number, signal: number | undefined): void {
+    const { jobId, stepId } = parseStepId(id);
+    this.prune();
+    const entry = typeof stepId === 'number' ? this.entries.get(keyOf(jobId, stepId)) : undefined;
+    const job = this.ctl.jobs.get(jobId);
+    if (!entry || !job) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
+    if (userId !== 0 && job.record.user_id !== userId) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+    const order: StepOrder = signal === undefined ? { cancel: true } : { signal };
+    const deliver = entry.deliver;
+    entry.deliver = undefined;
+    if (deliver) deliver(order);
+    else entry.orders.push(order);
+  }
+
+  /** Every step, or a job's, or one (`12`, `12.0`, `12.batch`); an unknown job is refused. */
+  list(id: string | undefined): StepView[] {
+    this.prune();
+    const wanted = id === undefined ? undefined : parseStepId(id);
+    if (wanted && !this.ctl.jobs.has(wanted.jobId)) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
+    const jobs = [...this.ctl.jobs.values()]
+      .filter((job) => (job.record.job_state & JOB_STATE_BASE) === JOB_RUNNING)
+      .filter((job) => wanted === undefined || job.record.job_id === wanted.jobId)
+      .sort((a, b) => a.record.job_id - b.record.job_id);
+    const steps = jobs.flatMap((job) => this.stepsOf(job));
+    return wanted?.stepId === undefined ? steps : steps.filter((step) => step.stepId === wanted.stepId);
+  }
+
+  private stepsOf(job: CtldJob): StepView[] {
+    const view = jobView(this.ctl, job);
+    const common = { jobId: view.jobId, userId: view.userId, userName: view.userName, partition: view.partition };
+    const steps: StepView[] = [];
+    // slurmctld lists a running batch job's batch step first: one task on the batch host, no CPUs.
+    if (view.batch !== false && view.batchHost) {
+      steps.push({ ...common, stepId: 'batch', name: 'batch', startTime: view.startTime, timeLimit: INFINITE, nodes: view.batchHost, nodeCount: 1, ntasks: 1, cpus: 0 });
+    }
+    const own = [...this.entries.values()].filter((e) => e.start.jobId === view.jobId).sort((a, b) => a.start.stepId - b.start.stepId);
+    for (const { start, startTime } of own) {
+      const { name, nodes, nodeCount, ntasks, cpus, timeLimit, dist, host, pid } = start;
+      steps.push({ ...common, stepId: start.stepId, name, startTime, timeLimit, nodes, nodeCount, ntasks, cpus, dist, host, pid });
+    }
+    return steps;
+  }
+
+  /** Steps of jobs that have ended end with them. */
+  private prune(): void {
+    for (const [key, entry] of [...this.entries]) {
+      const job = this.ctl.jobs.get(entry.start.jobId);
+      if (!job || isFinished(job.record.job_state)) this.drop(key);
+    }
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    this.entries.delete(key);
+    entry?.deliver?.({});
+  }
+}
+
+function parseStepId(text: string): { jobId: number; stepId?: number | 'batch' } {
+  const match = /^(\d+)(?:\.(\d+|batch)?)?$/.exec(String(text).trim());
+  if (!match) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
+  const step = match[2];
+  return { jobId: Number(match[1]), ...(step !== undefined && { stepId: step === 'batch' ? 'batch' : Number(step) }) };
+}
+
+/** The step requests (registered in controllerHandlers). */
+export function stepHandlers(ctl: Controller) {
+  const registry = new StepRegistry(ctl);
+  return {
+    'step-start': async (body: StepStart, connection?: RpcConnection) => {
+      registry.start(body, connection!);
+      return {};
+    },
+    'step-end': async (body: { jobId: number; stepId: number; exitStatus: number }) => {
+      registry.end(body.jobId, body.stepId);
+      return {};
+    },
+    'step-watch': async (body: { jobId: number; stepId: number }) => registry.watch(body.jobId, body.stepId),
+    steps: async (body: { id?: string }) => ({ steps: registry.list(body?.id) }),
+    /** Answers per id, as the `cancel` request does. */
+    'step-cancel': async (body: { ids: string[]; userId: number; signal?: number }) => {
+      const results: Array<{ id: string; error?: { message: string; code?: string } }> = [];
+      for (const id of body.ids) {
+        try {
+          registry.order(id, body.userId, body.signal);
+          results.push({ id });
+        } catch (error) {
+          if (!(error instanceof UserError)) throw error;
+          results.push({ id, error: { message: error.message, ...(error.code && { code: error.code }) } });
+        }
+      }
+      return { results };
+    },
+  };
+}
