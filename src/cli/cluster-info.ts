@@ -11,7 +11,7 @@ export async function loadClusterInfo(file: string | undefined): Promise<{ confi
   const config = await loadCluster({ file });
   const { resolveStateDir } = await import('../config/state-dir.js');
   const stateDir = resolveStateDir(config);
-  const live = await fromController(stateDir);
+  const live = await fromController(stateDir, config);
   if (live) return { config, info: live };
   const { infoFromConfig } = await import('../ctld/info-snapshot.js');
   const info = infoFromConfig(config);
@@ -28,12 +28,12 @@ export async function loadClusterInfo(file: string | undefined): Promise<{ confi
   return { config, info };
 }
 
-async function fromController(stateDir: string): Promise<ClusterInfo | undefined> {
-  if (!existsSync(path.join(stateDir, 'tsctld.sock'))) return undefined;
+async function fromController(stateDir: string, config: ClusterConfig): Promise<ClusterInfo | undefined> {
+  if (config.control.host === undefined && !existsSync(path.join(stateDir, 'tsctld.sock'))) return undefined;
   const { connectController } = await import('../client/ctld-client.js');
   let client;
   try {
-    client = await connectController({ stateDir, clusterFile: undefined, autostart: false });
+    client = await connectController({ config, stateDir, clusterFile: undefined, autostart: false });
   } catch {
     return undefined; // a socket left by a controller that is gone
   }

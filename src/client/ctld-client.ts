@@ -4,14 +4,19 @@
 // user needs no set-up. Two commands starting one at once is harmless: the second tsctld
 // finds the state directory locked and leaves, and both commands use the first.
 import { ensureDir } from '../core/ensure-dir.js';
-import net from 'node:net';
+import type net from 'node:net';
 import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../core/errors.js';
 import { errnoValue, type ErrnoName } from '../core/errno.js';
-import { encodeMessage, lineReader, request, type RpcResponse } from '../protocol/rpc.js';
+import { request, type RpcResponse } from '../protocol/rpc.js';
+import { connectEndpoint, type Endpoint } from '../net/endpoint.js';
+import { JsonLink } from '../net/json-link.js';
+import type { MessageAuth } from '../net/message-auth.js';
+import type { ClusterConfig } from '../config/types.js';
+import { remoteController } from './controller-target.js';
 
 const START_TIMEOUT_MS = 15_000;
 
@@ -24,42 +29,52 @@ export class ConnectionLost extends UserError {
   }
 }
 
+/** A controller to talk to: the path of its Unix socket, or a TCP controller (controller-target.ts). */
+export type CtldTarget = string | { endpoint: Endpoint; auth: MessageAuth };
+
 export class CtldClient {
   private nextId = 1;
   private lostConnection = false;
   private readonly pending = new Map<number, { resolve: (r: RpcResponse) => void; reject: (e: Error) => void }>();
+  private readonly link: JsonLink;
 
-  private constructor(private readonly socket: net.Socket) {
-    socket.on(
-      'data',
-      lineReader(
-        (message) => {
-          const response = message as RpcResponse;
-          const waiter = this.pending.get(response.id);
-          this.pending.delete(response.id);
-          waiter?.resolve(response);
-        },
-        () => {},
-      ),
-    );
+  private constructor(socket: net.Socket, auth: MessageAuth | undefined) {
     const lost = (): void => {
       this.lostConnection = true;
       for (const waiter of this.pending.values()) waiter.reject(new ConnectionLost());
       this.pending.clear();
     };
-    socket.on('close', lost);
+    this.link = new JsonLink(socket, {
+      auth,
+      onMessage: (message) => {
+        const response = message as unknown as RpcResponse;
+        // A refusal of our credential comes with id 0: it fails every open request.
+        if (response.id === 0 && !response.ok) {
+          for (const waiter of this.pending.values()) waiter.resolve(response);
+          this.pending.clear();
+          return;
+        }
+        const waiter = this.pending.get(response.id);
+        this.pending.delete(response.id);
+        waiter?.resolve(response);
+      },
+      // An answer whose credential does not verify is not an answer; its request then fails.
+      onRefused: () => {},
+      onClose: lost,
+    });
     socket.on('error', lost);
   }
 
-  static connect(socketPath: string): Promise<CtldClient> {
-    return new Promise((resolve, reject) => {
-      const socket = net.createConnection(socketPath);
-      socket.once('connect', () => {
-        socket.removeAllListeners('error');
-        resolve(new CtldClient(socket));
-      });
-      socket.once('error', reject);
-    });
+  /** Connects to a Unix socket path, or to a TCP endpoint whose messages `auth` seals. */
+  static async connect(target: string | Endpoint, auth?: MessageAuth): Promise<CtldClient> {
+    const endpoint = typeof target === 'string' ? { path: target } : target;
+    const socket = await connectEndpoint(endpoint);
+    return new CtldClient(socket, 'path' in endpoint ? undefined : auth);
+  }
+
+  /** Connects to a controller: its Unix socket path, or its TCP address with the auth to seal with. */
+  static open(target: CtldTarget): Promise<CtldClient> {
+    return typeof target === 'string' ? CtldClient.connect(target) : CtldClient.connect(target.endpoint, target.auth);
   }
 
   /** Sends a request; a refusal becomes a UserError with the controller's text and errno. */
@@ -69,7 +84,7 @@ export class CtldClient {
     if (this.lostConnection) throw new ConnectionLost();
     const response = await new Promise<RpcResponse>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.socket.write(encodeMessage(request(id, op, body)));
+      this.link.send(request(id, op, body)).catch(reject);
     });
     if (response.ok) return response.body as T;
     const code = response.error.code as ErrnoName | undefined;
@@ -80,7 +95,7 @@ export class CtldClient {
   }
 
   close(): void {
-    this.socket.end();
+    this.link.end();
   }
 }
 
@@ -99,9 +114,13 @@ export interface ConnectOptions {
   clusterFile: string | undefined;
   /** Start a controller when none answers (embedded mode). */
   autostart: boolean;
+  /** The cluster: when it names a `control.address`, that TCP controller is used instead. */
+  config?: ClusterConfig;
 }
 
 export async function connectController(options: ConnectOptions): Promise<CtldClient> {
+  const remote = options.config ? await remoteController(options.config) : undefined;
+  if (remote) return CtldClient.connect(remote.endpoint, remote.auth).catch((error: unknown) => Promise.reject(unreachable(error)));
   const socketPath = path.join(options.stateDir, 'tsctld.sock');
   try {
     return await CtldClient.connect(socketPath);

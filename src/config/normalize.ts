@@ -37,6 +37,8 @@ export function normalize(draft: Draft, origin: Origin): ClusterConfig {
       ...(control.address && { address: hostPort(control.address), host: control.address.host }),
       ...(control.address?.port !== undefined && { port: control.address.port }),
       ...(control.state_dir !== undefined && { stateDir: path(control.state_dir) }),
+      ...(control.slurmd_timeout !== undefined && { slurmdTimeout: control.slurmd_timeout }),
+      ...(control.tree_width !== undefined && { treeWidth: control.tree_width }),
     },
     auth: { type: authType, ...(top.auth?.key_file !== undefined && { keyFile: path(top.auth.key_file) }) },
     plugins: {

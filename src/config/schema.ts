@@ -35,6 +35,10 @@ export const TopSchema = strictMap({
     strictMap({
       address: v.optional(convert(str, address)),
       state_dir: v.optional(str),
+      // Seconds without a heartbeat before a tsstepd's node is DOWN (Slurm's SlurmdTimeout).
+      slurmd_timeout: v.optional(positive),
+      // Fan-out of launches through node daemons (Slurm's TreeWidth).
+      tree_width: v.optional(positive),
     }),
   ),
   auth: v.optional(

@@ -69,7 +69,16 @@ export interface ClusterConfig {
   /** Absolute file path, or '<built-in default>'. */
   source: string;
   /** `address` as `host[:port]` (IPv6 hosts in brackets), also split into host and port. */
-  control: { address?: string; host?: string; port?: number; stateDir?: string };
+  control: {
+    address?: string;
+    host?: string;
+    port?: number;
+    stateDir?: string;
+    /** Seconds (Slurm's SlurmdTimeout); see DEFAULT_SLURMD_TIMEOUT. */
+    slurmdTimeout?: number;
+    /** Slurm's TreeWidth; see DEFAULT_TREE_WIDTH. */
+    treeWidth?: number;
+  };
   /** `keyFile` is absolute (resolved against the YAML file's directory). */
   auth: { type: string; keyFile?: string };
   plugins: PluginChoices;
@@ -79,5 +88,9 @@ export interface ClusterConfig {
   /** Per-plugin option blocks (`job_container_tmpfs: {base_path: ...}`), kept raw. */
   options: Record<string, unknown>;
 }
+
+/** Slurm 22.05's SlurmdTimeout and TreeWidth defaults. */
+export const DEFAULT_SLURMD_TIMEOUT = 300;
+export const DEFAULT_TREE_WIDTH = 50;
 
 export const BUILT_IN_SOURCE = '<built-in default>';

@@ -9,6 +9,7 @@ import { isFinished } from '../core/job-state.js';
 import { JobContainerFacade } from '../interfaces/job-container.js';
 import { JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE, JOB_SUSPENDED } from '../plugin-api/records.js';
 import type { BatchJobs } from './batch-jobs.js';
+import { applyNodeState } from './node-ops.js';
 import type { Controller } from './controller.js';
 import type { Scheduler } from './daemon.js';
 import type { CtldJob } from './job.js';
@@ -145,19 +146,7 @@ async function updateNodes(ctl: Controller, batch: BatchJobs, body: Caller & { n
   for (const name of names) {
     const index = ctl.table.indexOf(name);
     if (index === undefined) throw UserError.fromErrno('ESLURM_INVALID_NODE_NAME');
-    const next = nextState(ctl.nodeStates.adminOf(index), body, now);
-    ctl.nodeStates.set(index, next);
-    ctl.nodeStates.refresh(ctl.jobs.values());
-    await ctl.store.append({ t: 'node', ...ctl.nodeStates.record(index) });
-    const rc = await ctl.select.updateNodeState(ctl.table.nodes[index]!);
-    if (rc !== 0) ctl.log.error(`node ${name}: select_p_update_node_state failed (rc ${rc})`);
-    // A node set DOWN loses its jobs: requeued when they may be, else NODE_FAIL (slurmctld's
-    // kill_running_job_by_node_name).
-    if (next.down) {
-      for (const job of ctl.runningJobs()) {
-        if (job.record.node_bitmap?.test(index)) await batch.cancel(job, job.desc.requeue === false ? 'NODE_FAIL' : 'REQUEUE');
-      }
-    }
+    await applyNodeState(ctl, batch, index, nextState(ctl.nodeStates.adminOf(index), body, now));
   }
 }
 

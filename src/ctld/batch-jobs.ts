@@ -29,6 +29,7 @@ import { batchEnv } from './batch-env.js';
 import type { Controller } from './controller.js';
 import type { CtldJob, KillCause } from './job.js';
 import type { Launcher } from './schedule.js';
+import type { NodeDaemons } from './node-daemons.js';
 import type { InteractiveJobs } from './interactive-jobs.js';
 
 const { SIGKILL } = constants.signals;
@@ -38,6 +39,7 @@ export class BatchJobs implements Launcher {
   private readonly orphans = new Set<CtldJob>();
   /** tsrun's jobs (no batch script): started, ended and signalled through their tsrun. */
   interactive: InteractiveJobs | undefined;
+  daemons: NodeDaemons | undefined;
 
   constructor(
     private readonly ctl: Controller,

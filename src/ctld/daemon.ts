@@ -15,6 +15,11 @@ import { lockStateDir } from './ctld-lock.js';
 import { controllerHandlers } from './rpc-handlers.js';
 import { RpcServer } from './rpc-server.js';
 import { schedulePass } from './schedule.js';
+import { NodeDaemons } from './node-daemons.js';
+import { loadMessageAuth } from '../net/load-auth.js';
+import { formatEndpoint } from '../net/endpoint.js';
+import { DEFAULT_CTLD_PORT } from '../client/controller-target.js';
+import type { PluginRegistry } from '../plugin-host/registry.js';
 
 export interface DaemonOptions {
   config: ClusterConfig;
@@ -51,12 +56,14 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     const batch = new BatchJobs(ctl, () => scheduler.kick());
     scheduler.launcher = batch;
     batch.interactive = new InteractiveJobs(ctl, batch, scheduler);
+    batch.daemons = new NodeDaemons(ctl, batch, () => scheduler.kick());
     await batch.recover();
     server = new RpcServer(controllerHandlers(ctl, batch, scheduler, () => stopping?.()), log);
     const socketPath = controllerSocketPath(stateDir);
     await server.listen(socketPath);
     log.info(`tsctld ${process.pid} serving cluster ${config.clusterName} on ${socketPath}`);
-    options.onReady?.(socketPath);
+    const remote = config.control.host !== undefined ? await listenTcp(server, config, registry, log) : undefined;
+    options.onReady?.(remote ?? socketPath);
     scheduler.kick();
 
     let ticking = false;
@@ -66,6 +73,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
         ticking = true;
         batch
           .tick()
+          .then(() => batch.daemons!.tick())
           .then(() => scheduler.kick())
           .catch((error: Error) => log.error(`tick: ${error.stack ?? error.message}`))
           .finally(() => (ticking = false));
@@ -89,6 +97,18 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     await registry.finiAll();
     lock.release();
   }
+}
+
+/** The controller's TCP address (`control.address`), where node daemons and remote commands reach it. */
+async function listenTcp(server: RpcServer, config: ClusterConfig, registry: PluginRegistry, log: Logger): Promise<string> {
+  const auth = await loadMessageAuth(registry, config.auth.type, log);
+  const host = config.control.host!;
+  const port = await server.listenTcp(host, config.control.port ?? DEFAULT_CTLD_PORT, auth).catch((error: NodeJS.ErrnoException) => {
+    throw new UserError(`cannot listen on ${config.control.address}: ${error.code ?? error.message}`);
+  });
+  const where = formatEndpoint({ host, port });
+  log.info(`listening on ${where} (${auth.type})`);
+  return where;
 }
 
 function isIdle(ctl: Controller, server: RpcServer, seconds: number): boolean {

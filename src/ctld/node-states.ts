@@ -17,6 +17,8 @@ import {
   NODE_STATE_FUTURE,
   NODE_STATE_IDLE,
   NODE_STATE_MIXED,
+  NODE_STATE_NO_RESPOND,
+  NODE_STATE_UNKNOWN,
   type node_record_t,
 } from '../plugin-api/records.js';
 import type { CtldJob } from './job.js';
@@ -45,6 +47,12 @@ export class NodeStates {
   private readonly admin: AdminState[];
   private readonly usage: NodeUsage[];
   private readonly future: boolean[];
+  /**
+   * Nodes served by a tsstepd: whether it has registered and answers. `unknown` until its first
+   * registration (UNKNOWN*), `lost` once it stopped answering (DOWN*, set with the reason);
+   * emulated nodes are always `up`.
+   */
+  private readonly link: Array<'up' | 'unknown' | 'lost'>;
   /** Nodes whose state was changed by an update (these are saved; the others follow the cluster file). */
   private readonly touched = new Set<number>();
 
@@ -61,6 +69,17 @@ export class NodeStates {
     }));
     this.future = config.nodes.map((node) => node.state === 'FUTURE');
     this.usage = config.nodes.map(() => ({ allocCpus: 0, allocMemory: 0, completing: false }));
+    this.link = config.nodes.map((node) => (node.addr !== undefined ? 'unknown' : 'up'));
+  }
+
+  linkOf(index: number): 'up' | 'unknown' | 'lost' {
+    return this.link[index]!;
+  }
+
+  /** A node daemon registered, or stopped answering. */
+  setLink(index: number, link: 'up' | 'unknown' | 'lost'): void {
+    this.link[index] = link;
+    this.apply(index);
   }
 
   adminOf(index: number): Readonly<AdminState> {
@@ -136,12 +155,15 @@ export class NodeStates {
     const a = this.admin[index]!;
     const u = this.usage[index]!;
     const cpus = this.table.nodes[index]!.cpus;
+    const link = this.link[index]!;
     let base = NODE_STATE_IDLE;
     if (a.down) base = NODE_STATE_DOWN;
+    else if (link === 'unknown') base = NODE_STATE_UNKNOWN;
     else if (this.future[index]) base = NODE_STATE_FUTURE;
     else if (u.allocCpus >= cpus && u.allocCpus > 0) base = NODE_STATE_ALLOCATED;
     else if (u.allocCpus > 0) base = NODE_STATE_MIXED;
-    return base | (a.drain ? NODE_STATE_DRAIN : 0) | (u.completing ? NODE_STATE_COMPLETING : 0);
+    const noRespond = link === 'up' ? 0 : NODE_STATE_NO_RESPOND;
+    return base | (a.drain ? NODE_STATE_DRAIN : 0) | (u.completing ? NODE_STATE_COMPLETING : 0) | noRespond;
   }
 
   // node_state is read-only for plugins; the controller is the one writer.
@@ -154,4 +176,11 @@ export class NodeStates {
     for (let i = bitmap.nextSet(0); i >= 0 && i < this.table.size; i = bitmap.nextSet(i + 1)) out.push(i);
     return out;
   }
+}
+
+/** Whether a node in `state` may be given work: not DOWN, FUTURE, UNKNOWN, drained or silent. */
+export function isUsableNodeState(state: number): boolean {
+  const base = state & NODE_STATE_BASE;
+  if (base === NODE_STATE_DOWN || base === NODE_STATE_FUTURE || base === NODE_STATE_UNKNOWN) return false;
+  return (state & (NODE_STATE_DRAIN | NODE_STATE_NO_RESPOND)) === 0;
 }

@@ -1,22 +1,30 @@
-// The controller's listening side: one JSON message per line (protocol/rpc.ts), each request
-// handled by name, its answer (or its refusal, with Slurm's errno) sent back with its id. A
-// request may take long (`wait`); others on the same connection are answered meanwhile.
+// A daemon's listening side (tsctld's, and tsstepd's): one JSON message per line
+// (protocol/rpc.ts), each request handled by name, its answer (or its refusal, with Slurm's
+// errno) sent back with its id. A request may take long (`wait`); others on the same
+// connection are answered meanwhile. On TCP every message is sealed and opened by the auth
+// plugin; a message whose credential is refused is logged and not acted on.
 import net from 'node:net';
 import { chmodSync, rmSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { answer, encodeMessage, failure, lineReader, versionProblem, type RpcRequest } from '../protocol/rpc.js';
+import { answer, failure, versionProblem, type RpcRequest } from '../protocol/rpc.js';
+import { JsonLink } from '../net/json-link.js';
+import type { MessageAuth, PeerIdentity } from '../net/message-auth.js';
 
 /** The connection a request came on, for requests whose effect lasts as long as it does (tsrun's jobs). */
 export interface RpcConnection {
-  /** Calls `listener` once the peer has gone; not when the controller itself closes. */
+  /** Calls `listener` once the peer has gone; not when the daemon itself closes. */
   onClose(listener: () => void): void;
+  /** Who sent the request, when its credential was checked (TCP); undefined on the Unix socket. */
+  identity?: PeerIdentity;
+  /** The peer's address (`host:port`, or `local`). */
+  peer: string;
 }
 
 export type Handler = (body: unknown, connection?: RpcConnection) => Promise<unknown>;
 
 export class RpcServer {
-  private readonly server: net.Server;
+  private readonly servers: net.Server[] = [];
   private readonly sockets = new Set<net.Socket>();
   /** When the last connection closed (or the server started), for the idle exit. */
   lastActive = Date.now();
@@ -25,9 +33,7 @@ export class RpcServer {
   constructor(
     private readonly handlers: ReadonlyMap<string, Handler>,
     private readonly log: Logger,
-  ) {
-    this.server = net.createServer((socket) => this.serve(socket));
-  }
+  ) {}
 
   get connections(): number {
     return this.sockets.size;
@@ -36,11 +42,24 @@ export class RpcServer {
   /** Listens on a Unix socket only its owner may use (the state directory is 0700 too). */
   listen(socketPath: string): Promise<void> {
     rmSync(socketPath, { force: true });
+    const server = this.newServer(undefined);
     return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(socketPath, () => {
+      server.once('error', reject);
+      server.listen(socketPath, () => {
         chmodSync(socketPath, 0o600);
         resolve();
+      });
+    });
+  }
+
+  /** Listens on TCP; every message must carry a credential `auth` accepts. Resolves to the port. */
+  listenTcp(host: string, port: number, auth: MessageAuth): Promise<number> {
+    const server = this.newServer(auth);
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host, port }, () => {
+        server.removeListener('error', reject);
+        resolve((server.address() as net.AddressInfo).port);
       });
     });
   }
@@ -48,50 +67,72 @@ export class RpcServer {
   close(): Promise<void> {
     this.closing = true;
     for (const socket of this.sockets) socket.destroy();
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    return Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))).then(() => {});
   }
 
-  private serve(socket: net.Socket): void {
+  private newServer(auth: MessageAuth | undefined): net.Server {
+    const server = net.createServer((socket) => this.serve(socket, auth));
+    this.servers.push(server);
+    return server;
+  }
+
+  private serve(socket: net.Socket, auth: MessageAuth | undefined): void {
     this.sockets.add(socket);
+    socket.setNoDelay(true);
     const closeListeners: Array<() => void> = [];
-    const connection: RpcConnection = { onClose: (listener) => closeListeners.push(listener) };
-    socket.on('close', () => {
-      this.sockets.delete(socket);
-      this.lastActive = Date.now();
-      if (!this.closing) closeListeners.forEach((listener) => listener());
+    const peer = socket.remoteAddress ? `${socket.remoteAddress}:${socket.remotePort}` : 'local';
+    const link = new JsonLink(socket, {
+      auth,
+      onMessage: (message, identity) => {
+        const connection: RpcConnection = { onClose: (listener) => closeListeners.push(listener), peer, ...(identity && { identity }) };
+        void this.handle(message as unknown as RpcRequest, link, connection);
+      },
+      onRefused: (reason) => {
+        this.log.error(`rpc: ${reason}; message refused`);
+        // The sender learns why, unsealed: it cannot be trusted with anything else.
+        if (!socket.destroyed) socket.write(`${JSON.stringify(failure(0, { message: 'Protocol authentication error', code: 'SLURM_PROTOCOL_AUTHENTICATION_ERROR' }))}\n`);
+      },
+      onClose: () => {
+        this.sockets.delete(socket);
+        this.lastActive = Date.now();
+        if (!this.closing) closeListeners.forEach((listener) => listener());
+      },
     });
-    socket.on('error', () => {});
-    const send = (text: string): void => {
-      if (!socket.destroyed) socket.write(text);
-    };
-    socket.on(
-      'data',
-      lineReader(
-        (message) => void this.handle(message as RpcRequest, send, connection),
-        (line) => this.log.error(`rpc: unreadable message (${line.length} bytes) ignored`),
-      ),
-    );
   }
 
-  private async handle(message: RpcRequest, send: (text: string) => void, connection: RpcConnection): Promise<void> {
+  private async handle(message: RpcRequest, link: JsonLink, connection: RpcConnection): Promise<void> {
     this.lastActive = Date.now();
     const id = typeof message?.id === 'number' ? message.id : 0;
     const problem = versionProblem(message?.v);
     if (problem !== undefined) {
       this.log.error(`rpc: ${problem}; request refused`);
-      return send(encodeMessage(failure(id, { message: problem, code: 'SLURM_PROTOCOL_VERSION_ERROR' })));
+      return void link.send(failure(id, { message: problem, code: 'SLURM_PROTOCOL_VERSION_ERROR' }));
     }
     const handler = this.handlers.get(message.op);
-    if (!handler) return send(encodeMessage(failure(id, { message: `unknown request "${String(message.op)}"` })));
+    if (!handler) return void link.send(failure(id, { message: `unknown request "${String(message.op)}"` }));
     try {
-      send(encodeMessage(answer(id, await handler(message.body, connection))));
+      const body = connection.identity ? withIdentity(message.body, connection.identity) : message.body;
+      await link.send(answer(id, await handler(body, connection)));
     } catch (error) {
       if (error instanceof UserError) {
-        send(encodeMessage(failure(id, { message: error.message, code: error.code, exitCode: error.exitCode })));
+        void link.send(failure(id, { message: error.message, code: error.code, exitCode: error.exitCode }));
       } else {
         this.log.error(`rpc: ${message.op}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        send(encodeMessage(failure(id, { message: `internal error: ${error instanceof Error ? error.message : String(error)}` })));
+        void link.send(failure(id, { message: `internal error: ${error instanceof Error ? error.message : String(error)}` }));
       }
     }
   }
+}
+
+/**
+ * An authenticated request speaks for the user its credential names, whatever its body
+ * claims: `userId` (and a submission's `userId`/`groupId`) are replaced by the credential's.
+ */
+function withIdentity(body: unknown, identity: PeerIdentity): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  if ('userId' in out) out.userId = identity.uid;
+  const desc = out.desc;
+  if (typeof desc === 'object' && desc !== null) out.desc = { ...desc, userId: identity.uid, groupId: identity.gid };
+  return out;
 }

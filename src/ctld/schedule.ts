@@ -6,7 +6,8 @@
 import { errnoValue } from '../core/errno.js';
 import { INFINITE } from '../core/slurm-constants.js';
 import { SLURM_SUCCESS } from '../plugin-api/common.js';
-import { NODE_STATE_BASE, NODE_STATE_DOWN, NODE_STATE_DRAIN, NODE_STATE_FUTURE, type Bitstr, type job_record_t } from '../plugin-api/records.js';
+import type { Bitstr, job_record_t } from '../plugin-api/records.js';
+import { isUsableNodeState } from './node-states.js';
 import type { SchedContext, SchedStartResult, SchedWillRunResult } from '../plugin-api/sched.js';
 import type { Controller } from './controller.js';
 import { dependencyState } from './dependencies.js';
@@ -90,12 +91,11 @@ function runningTasks(ctl: Controller, arrayJobId: number): number {
   return (ctl.arrays.get(arrayJobId) ?? []).filter((t) => t.record.start_time > 0 && t.stepdPid !== undefined).length;
 }
 
-/** Nodes that can take work now: not DOWN, FUTURE or drained. */
+/** Nodes that can take work now: not DOWN, FUTURE, drained or without a daemon answering. */
 function usableNodes(ctl: Controller): Bitstr {
   const bits = ctl.table.emptyBitmap();
   for (const node of ctl.table.nodes) {
-    const base = node.node_state & NODE_STATE_BASE;
-    if (base !== NODE_STATE_DOWN && base !== NODE_STATE_FUTURE && (node.node_state & NODE_STATE_DRAIN) === 0) bits.set(node.index);
+    if (isUsableNodeState(node.node_state)) bits.set(node.index);
   }
   return bits;
 }

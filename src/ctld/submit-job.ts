@@ -8,7 +8,8 @@ import { errnoName } from '../core/errno.js';
 import { INFINITE } from '../core/slurm-constants.js';
 import { takeJobIds } from './id-counters.js';
 import type { PartitionConfig } from '../config/types.js';
-import { NODE_STATE_BASE, NODE_STATE_DOWN, NODE_STATE_DRAIN, NODE_STATE_FUTURE, type Bitstr } from '../plugin-api/records.js';
+import type { Bitstr } from '../plugin-api/records.js';
+import { isUsableNodeState } from './node-states.js';
 import type { JobDescriptor } from '../protocol/job-desc.js';
 import type { Controller } from './controller.js';
 import { newJob, type CtldJob } from './job.js';
@@ -123,9 +124,7 @@ export function nextPriority(ctl: Controller, record: CtldJob['record']): number
 async function willRun(ctl: Controller, probe: CtldJob['record'], configured: Bitstr, partition: PartitionConfig): Promise<SubmitAnswer['willRun']> {
   const usable = configured.copy();
   for (const index of configured.setBits()) {
-    const state = ctl.table.nodes[index]!.node_state;
-    const base = state & NODE_STATE_BASE;
-    if (base === NODE_STATE_DOWN || base === NODE_STATE_FUTURE || (state & NODE_STATE_DRAIN) !== 0) usable.clear(index);
+    if (!isUsableNodeState(ctl.table.nodes[index]!.node_state)) usable.clear(index);
   }
   const answer = await ctl.select.willRun(probe, usable);
   if (answer.nodes === undefined) throw refusal(answer.rc);

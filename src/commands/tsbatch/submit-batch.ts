@@ -20,6 +20,7 @@ export async function submitBatch(parsed: ParsedTsbatch, ctx: { bin: string }): 
   const config = await loadCluster({ file: parsed.cluster });
   const connect = () =>
     connectController({
+      config,
       stateDir: resolveStateDir(config),
       clusterFile: config.source.startsWith('/') ? config.source : undefined,
       autostart: true,

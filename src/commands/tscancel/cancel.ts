@@ -29,7 +29,7 @@ export async function cancelJobs(ids: string[], options: TscancelOptions, bin: s
   const config = await loadCluster({ file: options.cluster });
   let client: CtldClient;
   try {
-    client = await connectController({ stateDir: resolveStateDir(config), clusterFile: undefined, autostart: false });
+    client = await connectController({ config, stateDir: resolveStateDir(config), clusterFile: undefined, autostart: false });
   } catch {
     // No controller: no job is pending or running, so every id is unknown to it.
     for (const id of ids.filter((t) => !t.includes('.'))) reportInvalid(log, options.verbose, id);

@@ -11,7 +11,7 @@ import { connectController, type CtldClient } from '../../client/ctld-client.js'
 export async function openController(cluster: string | undefined, autostart: boolean): Promise<CtldClient | undefined> {
   const config = await loadCluster({ file: cluster });
   try {
-    return await connectController({ stateDir: resolveStateDir(config), clusterFile: config.source.startsWith('/') ? config.source : undefined, autostart });
+    return await connectController({ config, stateDir: resolveStateDir(config), clusterFile: config.source.startsWith('/') ? config.source : undefined, autostart });
   } catch (error) {
     if (autostart) throw error;
     return undefined;

@@ -12,7 +12,7 @@ import type { JobView } from '../../protocol/job-view.js';
 async function connect(cluster: string | undefined): Promise<CtldClient | undefined> {
   const config = await loadCluster({ file: cluster });
   try {
-    return await connectController({ stateDir: resolveStateDir(config), clusterFile: undefined, autostart: false });
+    return await connectController({ config, stateDir: resolveStateDir(config), clusterFile: undefined, autostart: false });
   } catch {
     return undefined;
   }

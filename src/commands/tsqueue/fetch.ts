@@ -3,8 +3,10 @@
 import { UserError } from '../../core/errors.js';
 import { connectController } from '../../client/ctld-client.js';
 import type { JobView } from '../../protocol/job-view.js';
+import type { ClusterConfig } from '../../config/types.js';
 
 export interface FetchOptions {
+  config: ClusterConfig;
   stateDir: string;
   clusterFile: string | undefined;
   /** -j with one id: ask for that job (or array) alone, as slurm_load_job() does. */
@@ -14,7 +16,7 @@ export interface FetchOptions {
 export async function fetchJobs(options: FetchOptions): Promise<JobView[]> {
   let client;
   try {
-    client = await connectController({ stateDir: options.stateDir, clusterFile: options.clusterFile, autostart: false });
+    client = await connectController({ config: options.config, stateDir: options.stateDir, clusterFile: options.clusterFile, autostart: false });
   } catch (error) {
     // connectController names the socket error in its message: no socket, or nobody on it.
     if (error instanceof UserError && /\((ENOENT|ECONNREFUSED)\)/.test(error.message)) return noController(options);

@@ -135,6 +135,7 @@ async function list(options: TsqueueOptions, bin: string, order: Array<'o' | 'O'
   return listJobs(params, {
     bin,
     cluster: config.clusterName,
+    config,
     stateDir: resolveStateDir(config),
     clusterFile: config.source.startsWith('/') ? config.source : undefined,
   });
@@ -148,5 +149,5 @@ async function steps(options: TsqueueOptions): Promise<number> {
   ]);
   const config = await loadCluster({ file: options.cluster });
   const clusterFile = config.source.startsWith('/') ? config.source : undefined;
-  return listSteps({ stateDir: resolveStateDir(config), clusterFile, header: !options.noheader });
+  return listSteps({ config, stateDir: resolveStateDir(config), clusterFile, header: !options.noheader });
 }

@@ -3,12 +3,14 @@
 import { ctime } from '../../core/ctime.js';
 import { buildRecords } from '../../cli/format/squeue-records.js';
 import type { TsqueueParams } from './params.js';
+import type { ClusterConfig } from '../../config/types.js';
 import { fetchJobs } from './fetch.js';
 import { dataReport, tableReport } from './report.js';
 
 export interface ListContext {
   bin: string;
   cluster: string;
+  config: ClusterConfig;
   stateDir: string;
   clusterFile: string | undefined;
 }
@@ -17,7 +19,7 @@ export async function listJobs(params: TsqueueParams, ctx: ListContext): Promise
   const out = (text: string): void => void process.stdout.write(text);
   for (const warning of params.warnings) process.stderr.write(`${ctx.bin}: error: ${warning}\n`);
   if (params.optionLines.length > 0) out(params.optionLines.map((l) => `${l}\n`).join(''));
-  const fetch = { stateDir: ctx.stateDir, clusterFile: ctx.clusterFile };
+  const fetch = { config: ctx.config, stateDir: ctx.stateDir, clusterFile: ctx.clusterFile };
   if (params.output !== 'table') {
     // squeue --json/--yaml dumps every job, whatever was asked for.
     out(await dataReport(await fetchJobs({ ...fetch, singleJob: undefined }), params, ctx.cluster));

@@ -4,8 +4,10 @@
 import { connectController } from '../../client/ctld-client.js';
 import { formatSlurmTime } from '../../core/time-string.js';
 import type { StepView } from '../../ctld/step-registry.js';
+import type { ClusterConfig } from '../../config/types.js';
 
 export interface StepListContext {
+  config: ClusterConfig;
   stateDir: string;
   clusterFile: string | undefined;
   header: boolean;
@@ -13,7 +15,7 @@ export interface StepListContext {
 
 export async function listSteps(ctx: StepListContext): Promise<number> {
   let steps: StepView[] = [];
-  const client = await connectController({ stateDir: ctx.stateDir, clusterFile: ctx.clusterFile, autostart: false }).catch(() => undefined);
+  const client = await connectController({ config: ctx.config, stateDir: ctx.stateDir, clusterFile: ctx.clusterFile, autostart: false }).catch(() => undefined);
   if (client) {
     try {
       steps = (await client.call<{ steps: StepView[] }>('steps', {})).steps;

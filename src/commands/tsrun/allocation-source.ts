@@ -12,6 +12,8 @@ import type { ClusterConfig } from '../../config/types.js';
 import { takeNextStepId } from '../../ctld/id-counters.js';
 import type { PluginRegistry } from '../../plugin-host/registry.js';
 import { allocateJob } from './allocate.js';
+import type { CtldTarget } from '../../client/ctld-client.js';
+import { remoteController } from '../../client/controller-target.js';
 import type { StepRequest } from './request.js';
 
 export interface StepAllocation {
@@ -32,6 +34,8 @@ export interface StepAllocation {
   startTime?: number;
   /** A controller's orders for the running step (tscancel, its time limit, scancel -s) go to `handlers`. */
   control?(handlers: StepControl): void;
+  /** The controller that granted it (undefined: the embedded one, in this process). */
+  controller?: CtldTarget;
   /** Ends the step (and the job, when tsrun created it), with the step's wait status. */
   release(waitStatus: number): Promise<void>;
 }
@@ -51,16 +55,19 @@ export async function resolveAllocation(
   stateDir: string,
 ): Promise<StepAllocation> {
   const enclosing = process.env.SLURM_JOB_ID ?? process.env.SLURM_JOBID;
-  if (enclosing !== undefined && enclosing !== '') return stepOfEnclosingJob(req, enclosing, stateDir);
+  const remote = await remoteController(config);
+  const target: CtldTarget | undefined = remote ?? (existsSync(path.join(stateDir, 'tsctld.sock')) ? path.join(stateDir, 'tsctld.sock') : undefined);
+  if (enclosing !== undefined && enclosing !== '') return stepOfEnclosingJob(req, enclosing, stateDir, target);
 
   // With a controller running on this state directory, the job is its (and waits for the nodes
   // its jobs hold); without one, the embedded select plugin allocates as before. Only the
-  // socket's presence is checked on the way: no controller is started for tsrun.
-  const socketPath = path.join(stateDir, 'tsctld.sock');
-  if (existsSync(socketPath)) {
+  // socket's presence is checked on the way: no controller is started for tsrun. A cluster
+  // with a control.address has no embedded mode: its controller must answer.
+  if (target !== undefined) {
     const { allocateThroughController } = await import('./ctld-allocation.js');
-    const viaController = await allocateThroughController(socketPath, req, config, log);
-    if (viaController) return viaController;
+    const viaController = await allocateThroughController(target, req, config, log);
+    if (viaController) return { ...viaController, controller: target };
+    if (remote) throw new UserError(`Unable to contact slurm controller at ${config.control.address} (connect failure)`);
   }
   const alloc = await allocateJob(req, config, registry, log, stateDir);
   const { job, resources, table, select } = alloc;
@@ -94,7 +101,7 @@ export async function resolveAllocation(
   };
 }
 
-async function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir: string): Promise<StepAllocation> {
+async function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir: string, target: CtldTarget | undefined): Promise<StepAllocation> {
   const jobId = Number.parseInt(jobIdText, 10);
   const nodelist = process.env.SLURM_JOB_NODELIST ?? process.env.SLURM_NODELIST;
   if (!Number.isSafeInteger(jobId) || !nodelist) {
@@ -116,11 +123,10 @@ async function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir:
     release: async () => {},
   };
   // As for the allocation path: only the socket's presence is checked when no controller runs.
-  const socketPath = path.join(stateDir, 'tsctld.sock');
-  if (!existsSync(socketPath) || req.testOnly) return step;
+  if (target === undefined || req.testOnly) return step;
   const { registerStep } = await import('./ctld-step.js');
   const ntasks = req.ntasks ?? (req.ntasksPerNode ?? 1) * (req.minNodes ?? step.nodeNames.length);
-  const registered = await registerStep(socketPath, {
+  const registered = await registerStep(target, {
     jobId,
     stepId: step.stepId,
     // Inside a job srun names the step after its program (scontrol's Name=), not the job's
@@ -135,7 +141,7 @@ async function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir:
     host: os.hostname().split('.')[0]!,
     pid: process.pid,
   });
-  return registered ? { ...step, ...registered } : step;
+  return registered ? { ...step, ...registered, controller: target } : step;
 }
 
 /** scontrol's Dist= for a step: Cyclic unless -m chose otherwise (observed on Slurm 22.05). */

@@ -8,7 +8,7 @@ import { UserError } from '../../core/errors.js';
 import { expandHostlist } from '../../core/hostlist.js';
 import type { Logger } from '../../core/log.js';
 import type { ClusterConfig } from '../../config/types.js';
-import { ConnectionLost, CtldClient } from '../../client/ctld-client.js';
+import { ConnectionLost, CtldClient, type CtldTarget } from '../../client/ctld-client.js';
 import type { AllocateAnswer, Grant, JobOrder } from '../../ctld/interactive-jobs.js';
 import type { StepAllocation, StepControl } from './allocation-source.js';
 import { allocateRefusal, jobDescFor } from './ctld-request.js';
@@ -18,20 +18,20 @@ const RECONNECT_MS = 200;
 /** How long an ended step's tsrun tries to tell a restarting controller; it then finds tsrun gone. */
 const GIVE_UP_MS = 5_000;
 
-/** The allocation, or undefined when nothing answers on the socket (a controller that has gone). */
+/** The allocation, or undefined when nothing answers (a controller that has gone). */
 export async function allocateThroughController(
-  socketPath: string,
+  target: CtldTarget,
   req: StepRequest,
   config: ClusterConfig,
   log: Logger,
 ): Promise<StepAllocation | undefined> {
   let client: CtldClient;
   try {
-    client = await CtldClient.connect(socketPath);
+    client = await CtldClient.open(target);
   } catch {
     return undefined;
   }
-  const link = new Link(socketPath, client);
+  const link = new Link(target, client);
   try {
     let answer: AllocateAnswer;
     try {
@@ -134,7 +134,7 @@ class Link {
   private reconnecting: Promise<void> | undefined;
 
   constructor(
-    private readonly socketPath: string,
+    private readonly target: CtldTarget,
     private client: CtldClient,
   ) {}
 
@@ -171,7 +171,7 @@ class Link {
       await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
       let client: CtldClient;
       try {
-        client = await CtldClient.connect(this.socketPath);
+        client = await CtldClient.open(this.target);
       } catch {
         continue;
       }

@@ -4,16 +4,16 @@
 // lost connection ends it on the controller's side. A controller that does not answer or does
 // not know the job leaves the step to run unregistered, as before.
 import { constants } from 'node:os';
-import { CtldClient } from '../../client/ctld-client.js';
+import { CtldClient, type CtldTarget } from '../../client/ctld-client.js';
 import type { StepOrder, StepStart } from '../../ctld/step-registry.js';
 import type { StepAllocation, StepControl } from './allocation-source.js';
 
 export type RegisteredStep = Pick<StepAllocation, 'control' | 'release'>;
 
-export async function registerStep(socketPath: string, start: StepStart): Promise<RegisteredStep | undefined> {
+export async function registerStep(target: CtldTarget, start: StepStart): Promise<RegisteredStep | undefined> {
   let client: CtldClient;
   try {
-    client = await CtldClient.connect(socketPath);
+    client = await CtldClient.open(target);
   } catch {
     return undefined;
   }

@@ -4,7 +4,9 @@
 import { foldTaskExits, waitStatusOf, type TaskExit } from '../../core/exit-status.js';
 import type { Logger } from '../../core/log.js';
 import type { StepLayout } from '../../core/step-layout.js';
-import { launchNode, type NodeStep } from '../../stepd/launch-node.js';
+import { launchNode, type NodeIoSink, type NodeStep } from '../../stepd/launch-node.js';
+import type { NodeAddress } from '../../ctld/node-daemons.js';
+import type { RemoteLaunchOptions } from './remote-nodes.js';
 import { startReaper } from '../../stepd/reaper.js';
 import type { StepdPlugins } from '../../stepd/step-container.js';
 import type { NodeLaunchSpec, StepFacts } from '../../stepd/launch-spec.js';
@@ -26,6 +28,13 @@ export interface LaunchContext {
   log: Logger;
   /** Where the mpi client state's abort_step lands (nodes' aborts come through the sink). */
   abort?: StepAbort;
+  /** Nodes served by tsstepd daemons (daemon mode); the others run in this process. */
+  remote?: RemoteNodes;
+}
+
+export interface RemoteNodes extends Omit<RemoteLaunchOptions, 'specs' | 'addresses' | 'sink'> {
+  /** By step node id; null for a node emulated in this process. */
+  addresses: Array<NodeAddress | null>;
 }
 
 /** The mpi plugin's abort_step before and while the step runs: held until it can end the step. */
@@ -95,7 +104,7 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
   try {
     const argvs = req.multiProg ? readMultiProg(req.command[0]!, facts.ntasks) : undefined;
     const specs = layout.nodes.map((_, nodeId) => nodeSpec(ctx, nodeId, argvs, stdinPlan));
-    const launched = await Promise.allSettled(specs.map((spec) => launchNode(spec, ctx.plugins, sink)));
+    const launched = await launchAll(ctx, specs, sink);
     for (const result of launched) if (result.status === 'fulfilled') nodes.push(result.value);
     for (const signal of early) nodes.forEach((node) => node.signal(signal));
     // An abort that came while other nodes were still starting reaches their tasks now.
@@ -130,6 +139,23 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
     else log.info(line);
   }
   return { exitCode: folded.exitCode, waitStatus: waitStatusOf(exits) };
+}
+
+/** Every node's share: through the daemons for the nodes they serve, in this process for the rest. */
+async function launchAll(ctx: LaunchContext, specs: NodeLaunchSpec[], sink: NodeIoSink): Promise<Array<PromiseSettledResult<NodeStep>>> {
+  const remote = ctx.remote;
+  const served = specs.filter((_, i) => remote?.addresses[i]);
+  const local = specs.filter((_, i) => !remote?.addresses[i]);
+  const [remoteResults, localResults] = await Promise.all([
+    served.length > 0
+      ? (await import('./remote-nodes.js')).launchRemoteNodes({ ...remote!, specs: served, addresses: served.map((s) => remote!.addresses[s.nodeId]!), sink })
+      : Promise.resolve([]),
+    Promise.allSettled(local.map((spec) => launchNode(spec, ctx.plugins, sink))),
+  ]);
+  const byNode = new Map<number, PromiseSettledResult<NodeStep>>();
+  served.forEach((spec, i) => byNode.set(spec.nodeId, remoteResults[i]!));
+  local.forEach((spec, i) => byNode.set(spec.nodeId, localResults[i]!));
+  return specs.map((spec) => byNode.get(spec.nodeId)!);
 }
 
 function nodeSpec(ctx: LaunchContext, nodeId: number, argvs: string[][] | undefined, stdinPlan: StdinPlan): NodeLaunchSpec {

@@ -21,7 +21,10 @@ import { stepEnvOver } from '../../stepd/step-env.js';
 import type { StepFacts } from '../../stepd/launch-spec.js';
 import { exportedEnv } from './export-env.js';
 import { resolveAllocation, type StepAllocation } from './allocation-source.js';
-import { launchStep, StepAbort, type StepResult } from './launch-step.js';
+import { launchStep, StepAbort, type RemoteNodes, type StepResult } from './launch-step.js';
+import { CtldClient } from '../../client/ctld-client.js';
+import type { NodeAddress } from '../../ctld/node-daemons.js';
+import { DEFAULT_TREE_WIDTH, type ClusterConfig } from '../../config/types.js';
 import type { StepRequest } from './request.js';
 
 export interface RunContext {
@@ -51,7 +54,7 @@ export async function runStep(req: StepRequest, ctx: RunContext): Promise<number
       const layout = layoutFor(req, alloc);
       const facts = stepFacts(req, alloc, layout, mpi, config.clusterName);
       try {
-        const result = await runWithMpi(req, alloc, layout, facts, plugins, log);
+        const result = await runWithMpi(req, alloc, layout, facts, plugins, log, config);
         waitStatus = result.waitStatus;
         return result.exitCode;
       } finally {
@@ -142,6 +145,7 @@ async function runWithMpi(
   facts: StepFacts,
   plugins: StepdPlugins,
   log: Logger,
+  config: ClusterConfig,
 ): Promise<StepResult> {
   const { mpi } = plugins;
   const env = exportedEnv(req.export, process.env);
@@ -166,7 +170,8 @@ async function runWithMpi(
   let failure: unknown;
   let status: StepResult = { exitCode: 0, waitStatus: 0 };
   try {
-    status = await launchStep({ req, alloc, layout, facts, env, plugins, log, abort });
+    const remote = await remoteNodes(alloc, layout.nodes, config, log);
+    status = await launchStep({ req, alloc, layout, facts, env, plugins, log, abort, ...(remote && { remote }) });
   } catch (error) {
     failure = error;
   }
@@ -178,4 +183,33 @@ async function runWithMpi(
   }
   if (failure !== undefined) throw failure;
   return status;
+}
+
+/**
+ * In daemon mode (a TCP controller), where each node's daemon listens, as the controller knows
+ * it; nodes without a daemon are emulated in this process.
+ */
+async function remoteNodes(alloc: StepAllocation, nodes: readonly string[], config: ClusterConfig, log: Logger): Promise<RemoteNodes | undefined> {
+  const target = alloc.controller;
+  if (target === undefined || typeof target === 'string') return undefined;
+  const client = await CtldClient.open(target);
+  try {
+    const addresses = await client.call<Array<NodeAddress | null>>('node-addresses', { names: nodes });
+    if (addresses.every((a) => a === null)) return undefined;
+    return {
+      addresses,
+      auth: target.auth,
+      plugins: { clusterName: config.clusterName, plugins: config.plugins, options: config.options },
+      endsJob: alloc.ownJob,
+      treeWidth: config.control.treeWidth ?? DEFAULT_TREE_WIDTH,
+      onNodeLost: (node) => {
+        log.verbose(`node ${node} lost; telling the controller`);
+        void CtldClient.open(target)
+          .then((c) => c.call('node-unreachable', { node }).finally(() => c.close()))
+          .catch(() => {});
+      },
+    };
+  } finally {
+    client.close();
+  }
 }

@@ -1,6 +1,53 @@
-// tsstepd: The node and step daemon (like slurmd and slurmstepd).
-import { runPlannedCommand } from '../../cli/planned-command.js';
+// tsstepd (slurmd + slurmstepd): the node daemon of a multi-host cluster. It registers its
+// node with the controller named by the cluster file's control.address, heartbeats, and runs
+// the steps tsrun launches on it. Several on one host, each with its own node name and port,
+// emulate a multi-node cluster.
+import { createProgram, addCommonOptions } from '../../cli/program.js';
+import { UserError } from '../../core/errors.js';
 
-export function run(argv: string[], bin: string): Promise<number> {
-  return runPlannedCommand(bin, 'The node and step daemon (like slurmd and slurmstepd).', argv);
+const examples = [
+  'tsstepd --cluster cluster.yaml --node n01                  # listen where the cluster file says',
+  'tsstepd --cluster cluster.yaml --node n02 --listen 127.0.0.1:7002',
+  'for n in 1 2 3 4; do tsstepd --cluster c.yaml --node n0$n & done   # four nodes on one host',
+];
+
+interface Options {
+  cluster?: string;
+  verbose: number;
+  node?: string;
+  listen?: string;
+  hardware?: boolean;
+}
+
+export async function run(argv: string[], bin: string): Promise<number> {
+  let status = 0;
+  const program = addCommonOptions(createProgram(bin, 'The node daemon (like slurmd and slurmstepd).', examples))
+    .option('-N, --node <name>', 'the node this daemon serves (as named in the cluster file)')
+    .option('--listen <addr:port>', "where to take launch requests (default: the node's address in the cluster file)")
+    .option('--hardware', "report this host's CPUs and memory instead of the cluster file's")
+    .action(async (options: Options) => {
+      const [{ loadCluster }, { createLogger, levelFromVerbosity }, { parseHostPort }, { runNodeDaemon }] = await Promise.all([
+        import('../../config/load.js'),
+        import('../../core/log.js'),
+        import('../../net/endpoint.js'),
+        import('../../stepd/node-daemon/daemon.js'),
+      ]);
+      if (options.node === undefined) throw new UserError('no node named: give --node NAME');
+      const config = await loadCluster({ file: options.cluster });
+      const node = config.nodes.find((n) => n.name === options.node);
+      if (!node) throw new UserError(`node ${options.node} is not in the cluster file ${config.source}`);
+      const listen = options.listen === undefined ? undefined : parseHostPort(options.listen);
+      if (options.listen !== undefined && !listen) throw new UserError(`invalid --listen address: ${options.listen} (expected host:port)`);
+      const killWait = Number.parseFloat(process.env.TSLURM_KILL_WAIT ?? '');
+      status = await runNodeDaemon({
+        config,
+        node,
+        listen,
+        hardware: options.hardware === true,
+        killWaitSeconds: Number.isFinite(killWait) && killWait >= 0 ? killWait : 30,
+        log: createLogger(`${bin}-${node.name}`, levelFromVerbosity(options.verbose)),
+      });
+    });
+  await program.parseAsync(argv, { from: 'user' });
+  return status;
 }

@@ -1,0 +1,219 @@
+// Launching a step's nodes through tsstepd node daemons (srun's launch in daemon mode): one
+// `launch` request per top-level span of the tree (TreeWidth), and a listener every node's
+// daemon connects back to with its I/O (srun's I/O port). Each node becomes a NodeStep like an
+// embedded one; a node whose connection drops before it said `done` is a node failure: the
+// step is aborted with srun's message, the node's unreported tasks count as killed, and the
+// controller is told so it can set the node DOWN without waiting for its timeout.
+import net from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { TaskExit } from '../../core/exit-status.js';
+import { UserError } from '../../core/errors.js';
+import { CtldClient } from '../../client/ctld-client.js';
+import type { MessageAuth } from '../../net/message-auth.js';
+import { connectEndpoint } from '../../net/endpoint.js';
+import { lineReader } from '../../protocol/rpc.js';
+import {
+  forwardSpans,
+  type LaunchRequest,
+  type NodeLaunchResult,
+  type NodeToTsrun,
+  type RemoteLaunch,
+  type RemoteNode,
+  type TsrunToNode,
+} from '../../protocol/remote-launch.js';
+import type { NodeAddress } from '../../ctld/node-daemons.js';
+import type { NodeIoSink, NodeStep } from '../../stepd/launch-node.js';
+import type { NodeLaunchSpec } from '../../stepd/launch-spec.js';
+import type { PluginSettings } from '../../plugin-host/create.js';
+
+export interface RemoteLaunchOptions {
+  specs: NodeLaunchSpec[];
+  addresses: NodeAddress[];
+  auth: MessageAuth;
+  plugins: PluginSettings;
+  endsJob: boolean;
+  treeWidth: number;
+  sink: NodeIoSink;
+  /** A node's daemon was lost mid-step (tsrun tells the controller). */
+  onNodeLost(node: string): void;
+}
+
+export async function launchRemoteNodes(options: RemoteLaunchOptions): Promise<Array<PromiseSettledResult<NodeStep>>> {
+  const { specs, addresses, auth, sink } = options;
+  const step = specs[0]!.step;
+  const key = randomBytes(16).toString('hex');
+  const nodes = specs.map((spec, i) => new RemoteNodeStep(addresses[i]!.name, spec, sink, options.onNodeLost));
+  const listener = await listen(auth, key, nodes);
+  try {
+    // The first daemon's connection shows which of this host's addresses the nodes reach it by.
+    const first = await connectEndpoint(addresses[0]!).catch(() => undefined);
+    const ioHost = first?.localAddress ?? '127.0.0.1';
+    first?.destroy();
+    const remoteNodes: RemoteNode[] = specs.map((spec, i) => ({
+      name: addresses[i]!.name,
+      host: addresses[i]!.host,
+      port: addresses[i]!.port,
+      spec: { nodeId: spec.nodeId, cpusOnNode: spec.cpusOnNode, gpus: spec.gpus, argv: spec.argv, stdin: spec.stdin },
+    }));
+    const launch: RemoteLaunch = {
+      step,
+      cwd: specs[0]!.cwd,
+      env: specs[0]!.env,
+      killWaitSeconds: specs[0]!.killWaitSeconds,
+      plugins: options.plugins,
+      endsJob: options.endsJob,
+      nodes: remoteNodes,
+      io: { host: ioHost, port: (listener.address() as net.AddressInfo).port, key },
+      treeWidth: options.treeWidth,
+    };
+    const results = (await Promise.all(forwardSpans(0, specs.length, options.treeWidth).map((span) => send(launch, span, auth)))).flat();
+    const byNode = new Map(results.map((r) => [r.node, r]));
+    return nodes.map((node) => {
+      const result = byNode.get(node.name);
+      if (result?.ok) return { status: 'fulfilled', value: node };
+      node.failed();
+      const why = result?.error ?? 'Communication connection failure';
+      return { status: 'rejected', reason: new UserError(`Task launch for StepId=${step.jobId}.${step.stepId} failed on node ${node.name}: ${why}`) };
+    });
+  } finally {
+    // Every node that launched has connected by the time its daemon answered.
+    listener.close();
+  }
+}
+
+async function send(launch: RemoteLaunch, span: [number, number], auth: MessageAuth): Promise<NodeLaunchResult[]> {
+  const first = launch.nodes[span[0]]!;
+  try {
+    const client = await CtldClient.connect({ host: first.host, port: first.port }, auth);
+    try {
+      return await client.call<NodeLaunchResult[]>('launch', { launch, span } satisfies LaunchRequest);
+    } finally {
+      client.close();
+    }
+  } catch (error) {
+    const why = error instanceof UserError ? error.message : 'Communication connection failure';
+    return launch.nodes.slice(span[0], span[1]).map((node) => ({ node: node.name, ok: false, error: why }));
+  }
+}
+
+/** tsrun's I/O port: each connection starts with a sealed hello naming the step's key and a node. */
+function listen(auth: MessageAuth, key: string, nodes: RemoteNodeStep[]): Promise<net.Server> {
+  const server = net.createServer((socket) => {
+    socket.setNoDelay(true);
+    socket.on('error', () => {});
+    let node: RemoteNodeStep | undefined;
+    let opening: Promise<void> | undefined;
+    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    socket.on(
+      'data',
+      lineReader(
+        (message) => {
+          if (node) return node.receive(message as NodeToTsrun);
+          if (opening) return void opening.then(() => node?.receive(message as NodeToTsrun));
+          opening = auth.open(message as Record<string, unknown>, peer).then((opened) => {
+            const hello = opened.ok ? (opened.message as NodeToTsrun) : undefined;
+            if (hello?.t !== 'hello' || hello.key !== key || !nodes[hello.nodeId]) return void socket.destroy();
+            node = nodes[hello.nodeId]!;
+            node.attach(socket);
+          });
+        },
+        () => socket.destroy(),
+      ),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: '0.0.0.0', port: 0 }, () => resolve(server));
+  });
+}
+
+class RemoteNodeStep implements NodeStep {
+  readonly done: Promise<TaskExit[]>;
+  private finish!: (exits: TaskExit[]) => void;
+  private socket: net.Socket | undefined;
+  private readonly queued: TsrunToNode[] = [];
+  private readonly exits: TaskExit[] = [];
+  private ended = false;
+
+  constructor(
+    readonly name: string,
+    private readonly spec: NodeLaunchSpec,
+    private readonly sink: NodeIoSink,
+    private readonly onLost: (node: string) => void,
+  ) {
+    this.done = new Promise((resolve) => (this.finish = resolve));
+  }
+
+  attach(socket: net.Socket): void {
+    this.socket = socket;
+    for (const message of this.queued.splice(0)) this.write(message);
+    socket.on('close', () => {
+      if (this.ended) return;
+      this.ended = true;
+      this.onLost(this.name);
+      this.sink.abortStep?.(`Node failure on ${this.name}`, true);
+      // What the node never reported ended with it.
+      const reported = new Set(this.exits.map((e) => e.taskId));
+      for (const taskId of this.spec.step.tids[this.spec.nodeId] ?? []) {
+        if (reported.has(taskId)) continue;
+        const exit: TaskExit = { taskId, nodeName: this.name, exitCode: null, signal: 'SIGKILL' };
+        this.exits.push(exit);
+        this.sink.taskExited?.(exit);
+      }
+      this.finish(this.exits);
+    });
+  }
+
+  /** Its launch failed: nothing will come. */
+  failed(): void {
+    this.ended = true;
+    this.socket?.destroy();
+  }
+
+  receive(message: NodeToTsrun): void {
+    switch (message.t) {
+      case 'out':
+        return this.sink.stdout(message.k, Buffer.from(message.d, 'base64'));
+      case 'err':
+        return this.sink.stderr(message.k, Buffer.from(message.d, 'base64'));
+      case 'exit':
+        this.exits.push(message.exit);
+        return this.sink.taskExited?.(message.exit);
+      case 'derr':
+        return this.sink.daemonError(message.line);
+      case 'abort':
+        return this.sink.abortStep?.(message.message, message.error);
+      case 'done':
+        this.ended = true;
+        this.socket?.end();
+        return this.finish(this.exits);
+    }
+  }
+
+  stdin(taskId: number): Writable | undefined {
+    const mode = this.spec.stdin;
+    const reads = mode === 'all' || mode === taskId;
+    if (!reads || !(this.spec.step.tids[this.spec.nodeId] ?? []).includes(taskId)) return undefined;
+    return new Writable({
+      write: (chunk: Buffer, _encoding, callback) => {
+        this.write({ t: 'in', k: taskId, d: chunk.toString('base64') });
+        callback();
+      },
+      final: (callback) => {
+        this.write({ t: 'eof', k: taskId });
+        callback();
+      },
+    });
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    this.write({ t: 'sig', s: signal });
+  }
+
+  private write(message: TsrunToNode): void {
+    if (this.ended) return;
+    if (!this.socket) return void this.queued.push(message);
+    if (!this.socket.destroyed) this.socket.write(`${JSON.stringify(message)}\n`);
+  }
+}

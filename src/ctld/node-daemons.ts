@@ -1,0 +1,166 @@
+// The controller's view of the tsstepd node daemons (slurmctld's node registration and
+// ping logic): a daemon registers with its address and resources, then heartbeats; a node
+// whose daemon has been silent for SlurmdTimeout is set DOWN with reason "Not responding"
+// (and loses its jobs); a daemon that registers again returns its node to service when that
+// was why it was down (Slurm's ReturnToService=1). A node that reports fewer CPUs or less
+// memory than the cluster file gives it is drained, with slurmctld's reasons.
+import { UserError } from '../core/errors.js';
+import { DEFAULT_SLURMD_TIMEOUT } from '../config/types.js';
+import { connectEndpoint } from '../net/endpoint.js';
+import type { BatchJobs } from './batch-jobs.js';
+import type { Controller } from './controller.js';
+import { applyNodeState } from './node-ops.js';
+import type { Handler, RpcConnection } from './rpc-server.js';
+
+export const NOT_RESPONDING = 'Not responding';
+
+export interface NodeRegistration {
+  node: string;
+  /** Where its daemon takes launch requests. */
+  host: string;
+  port: number;
+  cpus: number;
+  realMemory: number;
+  pid: number;
+}
+
+export interface NodeAddress {
+  name: string;
+  host: string;
+  port: number;
+}
+
+interface DaemonLink {
+  host: string;
+  port: number;
+  lastHeard: number;
+}
+
+export class NodeDaemons {
+  private readonly links = new Map<number, DaemonLink>();
+  private readonly startedAt = Date.now();
+  readonly timeoutSeconds: number;
+
+  constructor(
+    private readonly ctl: Controller,
+    private readonly batch: BatchJobs,
+    private readonly onChange: () => void,
+  ) {
+    this.timeoutSeconds = ctl.options.config.control.slurmdTimeout ?? DEFAULT_SLURMD_TIMEOUT;
+  }
+
+  /** Whether the node's work goes to a tsstepd (it has an address, or a daemon registered for it). */
+  served(index: number): boolean {
+    return this.links.has(index) || this.ctl.options.config.nodes[index]?.addr !== undefined;
+  }
+
+  addressOf(name: string): NodeAddress | undefined {
+    const index = this.ctl.table.indexOf(name);
+    const link = index === undefined ? undefined : this.links.get(index);
+    if (!link) return undefined;
+    return { name, host: link.host, port: link.port };
+  }
+
+  async register(reg: NodeRegistration, connection?: RpcConnection): Promise<{ heartbeatSeconds: number }> {
+    const { ctl } = this;
+    if (connection?.identity && connection.identity.uid !== 0 && connection.identity.uid !== process.getuid?.()) {
+      throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+    }
+    const index = ctl.table.indexOf(reg.node);
+    if (index === undefined) throw new UserError(`Node ${reg.node} not found in the cluster file`, { code: 'ESLURM_INVALID_NODE_NAME' });
+    const first = ctl.nodeStates.linkOf(index) !== 'up' || !this.links.has(index);
+    this.links.set(index, { host: reg.host, port: reg.port, lastHeard: Date.now() });
+    ctl.nodeStates.setLink(index, 'up');
+    if (first) ctl.log.info(`node ${reg.node} registered: tsstepd ${reg.pid} at ${reg.host}:${reg.port}, ${reg.cpus} CPUs, ${reg.realMemory} MB`);
+    const admin = ctl.nodeStates.adminOf(index);
+    const node = ctl.table.nodes[index]!;
+    if (admin.down && admin.reason === NOT_RESPONDING) {
+      ctl.log.info(`node ${reg.node} returned to service`);
+      await applyNodeState(ctl, this.batch, index, { ...admin, down: false, reason: null, time: 0 });
+    }
+    const low = lowResources(reg, node.cpus, node.real_memory);
+    if (low !== undefined && !admin.drain) {
+      ctl.log.error(`node ${reg.node}: ${low}; draining it`);
+      await applyNodeState(ctl, this.batch, index, { ...ctl.nodeStates.adminOf(index), drain: true, reason: low, time: now(), uid: slurmUser() });
+    }
+    this.onChange();
+    return { heartbeatSeconds: Math.max(1, Math.floor(this.timeoutSeconds / 3)) };
+  }
+
+  /** A heartbeat; `reregister` when the controller no longer counts the daemon as up. */
+  heartbeat(name: string): { reregister: boolean } {
+    const index = this.ctl.table.indexOf(name);
+    const link = index === undefined ? undefined : this.links.get(index);
+    if (index === undefined || !link || this.ctl.nodeStates.linkOf(index) !== 'up') return { reregister: true };
+    link.lastHeard = Date.now();
+    return { reregister: false };
+  }
+
+  /** Every second: daemons silent for SlurmdTimeout (or never heard since the start) are lost. */
+  async tick(): Promise<void> {
+    const { ctl } = this;
+    const limit = this.timeoutSeconds * 1000;
+    for (let index = 0; index < ctl.table.size; index++) {
+      if (!this.served(index) || ctl.nodeStates.linkOf(index) === 'lost') continue;
+      const heard = this.links.get(index)?.lastHeard ?? this.startedAt;
+      if (Date.now() - heard > limit) await this.lost(index);
+    }
+  }
+
+  /**
+   * Someone could not reach a node's daemon (tsrun, mid-step): the controller tries it itself,
+   * and a daemon that does not take a connection is lost at once rather than after the timeout.
+   */
+  async reportUnreachable(name: string): Promise<void> {
+    const index = this.ctl.table.indexOf(name);
+    if (index === undefined || this.ctl.nodeStates.linkOf(index) === 'lost') return;
+    const link = this.links.get(index);
+    if (link) {
+      const answered = await connectEndpoint({ host: link.host, port: link.port }, 1000).then(
+        (socket) => (socket.destroy(), true),
+        () => false,
+      );
+      if (answered) return;
+    }
+    await this.lost(index);
+  }
+
+  private async lost(index: number): Promise<void> {
+    const { ctl } = this;
+    const name = ctl.table.nodes[index]!.name;
+    ctl.log.error(`node ${name} not responding, setting DOWN`);
+    ctl.nodeStates.setLink(index, 'lost');
+    const admin = ctl.nodeStates.adminOf(index);
+    await applyNodeState(ctl, this.batch, index, { ...admin, down: true, reason: admin.reason ?? NOT_RESPONDING, time: now(), uid: slurmUser() });
+    this.onChange();
+  }
+}
+
+/** slurmctld's reasons for a node that registers with less than it is configured with. */
+function lowResources(reg: NodeRegistration, cpus: number, memory: number): string | undefined {
+  const reasons: string[] = [];
+  if (reg.cpus < cpus) reasons.push('Low socket*core*thread count, Low CPUs');
+  if (reg.realMemory < memory) reasons.push(`Low RealMemory (reported:${reg.realMemory} < 100.00% of configured:${memory})`);
+  return reasons.length > 0 ? reasons.join(', ') : undefined;
+}
+
+function now(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** The uid the controller's own reasons are set by (SlurmUser: the controller's user). */
+function slurmUser(): number {
+  return process.getuid?.() ?? 0;
+}
+
+export function nodeDaemonHandlers(daemons: () => NodeDaemons): Record<string, Handler> {
+  return {
+    'node-register': async (body, connection) => daemons().register(body as NodeRegistration, connection),
+    'node-heartbeat': async (body) => daemons().heartbeat((body as { node: string }).node),
+    'node-addresses': async (body) => (body as { names: string[] }).names.map((name) => daemons().addressOf(name) ?? null),
+    'node-unreachable': async (body) => {
+      await daemons().reportUnreachable((body as { node: string }).node);
+      return {};
+    },
+  };
+}

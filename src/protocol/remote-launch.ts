@@ -1,0 +1,77 @@
+// A step launched through tsstepd node daemons (DESIGN.md §2, daemon mode): what tsrun sends
+// (one request for the whole step, fanned out through a tree of daemons as Slurm's TreeWidth
+// does), and what each node's daemon then says on its own I/O connection back to tsrun
+// (srun's I/O and exit messages). Plain data; the launch request is sealed by the auth plugin
+// like every TCP message, and each I/O connection is opened with a sealed hello carrying the
+// step's key.
+import type { PluginSettings } from '../plugin-host/create.js';
+import type { NodeLaunchSpec, StepFacts } from '../stepd/launch-spec.js';
+import type { TaskExit } from '../core/exit-status.js';
+
+/** One node's part of the step and where its daemon listens. */
+export interface RemoteNode {
+  name: string;
+  host: string;
+  port: number;
+  spec: Pick<NodeLaunchSpec, 'nodeId' | 'cpusOnNode' | 'gpus' | 'argv' | 'stdin'>;
+}
+
+export interface RemoteLaunch {
+  step: StepFacts;
+  cwd: string;
+  env: string[];
+  killWaitSeconds: number;
+  /** The plugins the step runs with (the daemon loads the same ones tsrun named). */
+  plugins: PluginSettings;
+  /** The step is its job's only one (tsrun made the job): the job's container ends with it. */
+  endsJob: boolean;
+  /** Every node of the step, in node-id order. */
+  nodes: RemoteNode[];
+  /** tsrun's I/O listener and the key each node's hello must carry. */
+  io: { host: string; port: number; key: string };
+  treeWidth: number;
+  /** Who runs the tasks: the credential's user (a forwarding daemon passes it on). */
+  user?: { uid: number; gid: number };
+}
+
+/** The `launch` request to one daemon: it runs `nodes[span[0]]` and forwards the rest of the span. */
+export interface LaunchRequest {
+  launch: RemoteLaunch;
+  span: [start: number, end: number];
+}
+
+export interface NodeLaunchResult {
+  node: string;
+  ok: boolean;
+  error?: string;
+}
+
+/** Node → tsrun, on the I/O connection. */
+export type NodeToTsrun =
+  | { t: 'hello'; key: string; nodeId: number }
+  | { t: 'out' | 'err'; k: number; d: string }
+  | { t: 'exit'; exit: TaskExit }
+  | { t: 'derr'; line: string }
+  | { t: 'abort'; message: string; error: boolean }
+  | { t: 'done' };
+
+/** tsrun → node. */
+export type TsrunToNode = { t: 'in'; k: number; d: string } | { t: 'eof'; k: number } | { t: 'sig'; s: NodeJS.Signals };
+
+/**
+ * Slurm's forwarding split: the nodes after the sender are cut into at most `width`
+ * consecutive spans of near-equal size; the first node of each span is sent the span.
+ */
+export function forwardSpans(start: number, end: number, width: number): Array<[number, number]> {
+  const count = end - start;
+  if (count <= 0) return [];
+  const spans = Math.min(width, count);
+  const out: Array<[number, number]> = [];
+  let at = start;
+  for (let i = 0; i < spans; i++) {
+    const size = Math.floor(count / spans) + (i < count % spans ? 1 : 0);
+    out.push([at, at + size]);
+    at += size;
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+// One node's share of a remotely launched step inside the node daemon: the I/O connection to
+// tsrun first (so no output is lost), then the same launchNode the embedded mode calls, its
+// output, exits and aborts sent up, stdin and signals taken down. tsrun gone before the step
+// ended (the connection closed) kills the step, as a lost srun does.
+import type { Logger } from '../../core/log.js';
+import type { Reaper } from '../reaper.js';
+import { launchNode, type NodeIoSink } from '../launch-node.js';
+import type { NodeLaunchSpec } from '../launch-spec.js';
+import type { StepdPlugins } from '../step-container.js';
+import type { MessageAuth } from '../../net/message-auth.js';
+import type { RemoteLaunch, RemoteNode } from '../../protocol/remote-launch.js';
+import { IoUplink } from './io-uplink.js';
+
+export interface StepRunnerContext {
+  auth: MessageAuth;
+  reaper: Reaper;
+  log: Logger;
+  plugins(mpiType: string): Promise<StepdPlugins>;
+  /** Steps running on this daemon, for its shutdown. */
+  running: Set<{ kill(): void }>;
+}
+
+/** Starts this node's tasks; resolves once they are started (their end is reported to tsrun). */
+export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: StepRunnerContext): Promise<void> {
+  const plugins = await ctx.plugins(launch.step.mpiType);
+  const uplink = await IoUplink.open(launch.io, me.spec.nodeId, ctx.auth);
+  const pids: number[] = [];
+  const sink: NodeIoSink = {
+    stdout: (k, chunk) => uplink.send({ t: 'out', k, d: chunk.toString('base64') }),
+    stderr: (k, chunk) => uplink.send({ t: 'err', k, d: chunk.toString('base64') }),
+    daemonError: (line) => uplink.send({ t: 'derr', line }),
+    taskStarted: (pid) => {
+      pids.push(pid);
+      ctx.reaper.track(pid);
+    },
+    taskExited: (exit) => uplink.send({ t: 'exit', exit }),
+    abortStep: (message, error) => uplink.send({ t: 'abort', message, error }),
+  };
+  const spec: NodeLaunchSpec = { step: launch.step, ...me.spec, cwd: launch.cwd, env: launch.env, killWaitSeconds: launch.killWaitSeconds };
+  let step;
+  try {
+    step = await launchNode(spec, plugins, sink);
+  } catch (error) {
+    uplink.send({ t: 'done' });
+    await uplink.end();
+    throw error;
+  }
+  const entry = { kill: () => step.signal('SIGKILL') };
+  ctx.running.add(entry);
+  let finished = false;
+  uplink.onMessage((message) => {
+    if (message.t === 'sig') step.signal(message.s);
+    else if (message.t === 'in') step.stdin(message.k)?.write(Buffer.from(message.d, 'base64'));
+    else if (message.t === 'eof') step.stdin(message.k)?.end();
+  });
+  uplink.onClose(() => {
+    if (finished) return;
+    ctx.log.error(`step ${launch.step.jobId}.${launch.step.stepId}: tsrun went away; killing the step`);
+    step.signal('SIGKILL');
+  });
+  void step.done
+    .then(async () => {
+      finished = true;
+      pids.forEach((pid) => ctx.reaper.untrack(pid));
+      if (launch.endsJob) await plugins.container.delete(launch.step.jobId).catch((error: Error) => ctx.log.error(error.message));
+      uplink.send({ t: 'done' });
+      await uplink.end();
+    })
+    .catch((error: Error) => ctx.log.error(`step ${launch.step.jobId}.${launch.step.stepId}: ${error.message}`))
+    .finally(() => ctx.running.delete(entry));
+}
