@@ -30,6 +30,7 @@ export function normalize(draft: Draft, origin: Origin): ClusterConfig {
   const authType = top.auth?.type ?? top.plugins?.auth ?? DEFAULT_PLUGINS.auth;
   const control = top.control ?? {};
   const path = (p: string) => resolve(origin.baseDir, p);
+  const keyFile = top.auth?.key_file === undefined ? undefined : path(top.auth.key_file);
   return {
     clusterName: top.cluster,
     source: origin.source,
@@ -40,7 +41,7 @@ export function normalize(draft: Draft, origin: Origin): ClusterConfig {
       ...(control.slurmd_timeout !== undefined && { slurmdTimeout: control.slurmd_timeout }),
       ...(control.tree_width !== undefined && { treeWidth: control.tree_width }),
     },
-    auth: { type: authType, ...(top.auth?.key_file !== undefined && { keyFile: path(top.auth.key_file) }) },
+    auth: { type: authType, ...(keyFile !== undefined && { keyFile }) },
     plugins: {
       select: top.plugins?.select ?? DEFAULT_PLUGINS.select,
       mpiDefault: top.plugins?.mpi_default ?? DEFAULT_PLUGINS.mpiDefault,
@@ -52,8 +53,18 @@ export function normalize(draft: Draft, origin: Origin): ClusterConfig {
     },
     nodes,
     partitions,
-    options: { ...top.options },
+    options: pluginOptions(top, authType, keyFile),
   };
+}
+
+// auth.key_file reaches the auth plugin as its `key_file` option (host.options), the way every
+// plugin gets its settings; the file's own block for that plugin may add others (ttl).
+function pluginOptions(top: TopEntry, authType: string, keyFile: string | undefined): Record<string, unknown> {
+  const options: Record<string, unknown> = { ...top.options };
+  if (keyFile === undefined) return options;
+  const block = authType.replace('/', '_');
+  options[block] = { ...(options[block] as Record<string, unknown> | undefined), key_file: keyFile };
+  return options;
 }
 
 function expandNodes(entry: NodeEntry): NodeConfig[] {

@@ -124,6 +124,17 @@ const authTypeAgrees: Rule = (draft, issues) => {
   }
 };
 
+// The key file belongs in auth.key_file, where a relative path is resolved against the file.
+const authKeyInOnePlace: Rule = (draft, issues) => {
+  const type = draft.top.auth?.type ?? draft.top.plugins?.auth;
+  if (type === undefined) return;
+  const block = type.replace('/', '_');
+  const options = draft.top.options?.[block];
+  if (typeof options === 'object' && options !== null && 'key_file' in options) {
+    issues.add(['options', block, 'key_file'], 'give the key file as auth.key_file');
+  }
+};
+
 function show(minutes: number): string {
   return minutes === INFINITE ? 'UNLIMITED' : `${minutes} min`;
 }
@@ -140,6 +151,7 @@ const RULES: readonly Rule[] = [
   oneDefaultPartition,
   partitionLimitsAgree,
   authTypeAgrees,
+  authKeyInOnePlace,
 ];
 
 /** Runs every rule over the draft. */

@@ -64,10 +64,14 @@ const table = {
   ESLURM_INTERNAL: [2090, 'Slurm internal error, contact system administrator'],
   ESLURM_PARTITION_DOWN: [2101, 'Partition in DOWN state'],
 
+  // auth/hmac's replay refusal: Slurm has no auth errno for it (auth/munge folds munge's
+  // "Replayed credential" into ESLURM_AUTH_CRED_INVALID); this is its nearest code.
+  ESLURMD_CREDENTIAL_REPLAYED: [4009, 'Job credential replayed'],
   ESLURMD_EXECVE_FAILED: [4020, 'Slurmd could not execve job'],
   ESLURMD_IO_ERROR: [4021, 'Slurmd could not connect IO'],
 
   ESLURM_AUTH_CRED_INVALID: [6000, 'Invalid authentication credential'],
+  // Newer Slurm's code and number; 22.05 had ESLURM_AUTH_FOPEN_ERROR at 6001.
   ESLURM_AUTH_EXPIRED: [6001, 'Authentication credential expired'],
   ESLURM_AUTH_BADARG: [6004, 'Bad argument to plugin function'],
   ESLURM_AUTH_UNPACK: [6007, 'Cannot unpack credential'],

@@ -1,4 +1,6 @@
-// Group names as getgrgid gives them, from /etc/group (Node has no group lookup of its own).
+// Group names and memberships as getgrgid and getgrouplist give them, from /etc/group (Node has
+// no group lookup of its own).
+import { readFileSync } from 'node:fs';
 import { readIdFile } from './users.js';
 
 let table: Map<number, string> | undefined;
@@ -14,4 +16,22 @@ function groups(): Map<number, string> {
 /** The name of a gid, or undefined when the system has none for it. */
 export function groupNameForGid(gid: number): string | undefined {
   return groups().get(gid);
+}
+
+/** getgrouplist(): `primaryGid` and every group of /etc/group that lists `userName` as a member. */
+export function supplementaryGids(userName: string, primaryGid: number): number[] {
+  const gids = [primaryGid];
+  let text = '';
+  try {
+    text = readFileSync('/etc/group', 'utf8');
+  } catch {
+    return gids; // no group file: only the primary group is known
+  }
+  for (const line of text.split('\n')) {
+    const [, , id, members] = line.split(':');
+    if (id === undefined || !/^\d+$/.test(id) || !members) continue;
+    const gid = Number(id);
+    if (!gids.includes(gid) && members.split(',').includes(userName)) gids.push(gid);
+  }
+  return gids;
 }

@@ -12,8 +12,9 @@
  * authentication error", and nothing in it is acted on.
  *
  * Slurm's `auth_info` argument (the `AuthInfo` setting) is not passed: read the plugin's
- * settings from `host.options` in `init`. On failure set an errno (ESLURM_AUTH_CRED_INVALID,
- * ESLURM_AUTH_EXPIRED, ESLURM_AUTH_UNPACK, ...) through `host.slurm_seterrno`.
+ * settings from `host.options` in `init`. On failure set an errno through `host.slurm_seterrno`:
+ * ESLURM_AUTH_CRED_INVALID (forged, or made for another body), ESLURM_AUTH_EXPIRED (too old, or
+ * too far in the future), ESLURMD_CREDENTIAL_REPLAYED (seen before), ESLURM_AUTH_UNPACK, ...
  */
 import type { Buf } from '../core/buf.js';
 import type { MaybePromise, PluginHeader, Rc, SymbolTable } from './common.js';
@@ -63,7 +64,9 @@ export interface AuthPlugin<Cred extends object = object> extends PluginHeader {
 
   /**
    * The sender's uid: meaningful after `auth_p_verify` succeeded; before that (or on error)
-   * {@link SLURM_AUTH_NOBODY}. Slurm: `uid_t auth_p_get_uid(void *cred)`.
+   * {@link SLURM_AUTH_NOBODY}. A plugin may also report it for a credential that is genuine but
+   * was refused for its age or as a replay, so the receiver can log who sent it; the receiver
+   * acts on it only after success. Slurm: `uid_t auth_p_get_uid(void *cred)`.
    */
   auth_p_get_uid: (cred: Cred) => number;
 

@@ -1,6 +1,6 @@
 // Third-party plugins as users drop them in: one fixture directory per behaviour, loaded by
 // the real bins through TSLURM_PLUGIN_DIR (DESIGN.md §4, the Plugin API pages).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -164,5 +164,25 @@ describe('tscontrol show plugins', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain('mpi/initfails');
     expect(r.stderr).toContain('tscontrol: error: mpi/initfails: Plugin init() callback failed: init() returned -1');
+  });
+
+  it('auth/hmac reads the key named by auth.key_file (relative to the cluster file) and refuses a loose one', async () => {
+    const { chmodSync, rmSync, writeFileSync } = await import('node:fs');
+    const { randomBytes } = await import('node:crypto');
+    const home = mkdtempSync(path.join(tmpdir(), 'tslurm-hmac-'));
+    onTestFinished(() => rmSync(home, { recursive: true, force: true }));
+    const cluster = path.join(home, 'c.yaml');
+    writeFileSync(path.join(home, 'key'), randomBytes(32));
+    chmodSync(path.join(home, 'key'), 0o644);
+    writeFileSync(cluster, 'cluster: c\nauth: {type: auth/hmac, key_file: key}\nnodes: [{name: n1}]\npartitions: [{name: p, nodes: ALL}]\n');
+    const loose = await runBin('tscontrol', ['show', 'plugins', '--cluster', cluster]);
+    expect(loose.exitCode).toBe(1);
+    expect(loose.stderr.split('\n')[0]).toBe(
+      `tscontrol: error: auth/hmac: key file ${path.join(home, 'key')} is readable by others (mode 0644); chmod 600 it`,
+    );
+    chmodSync(path.join(home, 'key'), 0o600);
+    const tight = await runBin('tscontrol', ['show', 'plugins', '--cluster', cluster]);
+    expect(tight.stderr).toBe('');
+    expect(tight.stdout.split('\n').find((l) => l.startsWith('auth/hmac'))).toMatch(/active$/);
   });
 });

@@ -9,6 +9,7 @@ import type {
   SchedPlugin,
   SelectPlugin,
 } from '../../src/plugin-api/index.js';
+import type * as auth_hmac from '../../plugins/auth_hmac.js';
 import type * as auth_none from '../../plugins/auth_none.js';
 import type * as job_container_cncu from '../../plugins/job_container_cncu.js';
 import type * as job_container_none from '../../plugins/job_container_none.js';
@@ -28,6 +29,7 @@ import type * as select_linear from '../../plugins/select_linear.js';
 type Conforms<Module extends Plugin, Plugin> = Module;
 
 export type Checks = [
+  Conforms<typeof auth_hmac, AuthPlugin<auth_hmac.HmacCred>>,
   Conforms<typeof auth_none, AuthPlugin<auth_none.NoneCred>>,
   Conforms<typeof job_container_cncu, JobContainerPlugin>,
   Conforms<typeof job_container_none, JobContainerPlugin>,

@@ -33,6 +33,12 @@ describe('normalisation', () => {
     expect(c.plugins.auth).toBe('auth/hmac');
   });
 
+  it('auth.key_file reaches the auth plugin as its key_file option, beside its other options', () => {
+    const c = parse(`${HEAD}auth: {type: hmac, key_file: key}\nnodes: [{name: n1}]\n${TAIL}options:\n  auth_hmac: {ttl: 60}\n`);
+    expect(c.options).toEqual({ auth_hmac: { ttl: 60, key_file: '/etc/tslurm/key' } });
+    expect(parse(`${HEAD}nodes: [{name: n1}]\n${TAIL}`).options).toEqual({});
+  });
+
   it('control.address is kept and split', () => {
     const c = parse(`${HEAD}control: {address: "127.0.0.1:6817"}\nnodes: [{name: n1}]\n${TAIL}`);
     expect(c.control).toEqual({ address: '127.0.0.1:6817', host: '127.0.0.1', port: 6817 });
@@ -180,6 +186,12 @@ describe('problems and their positions', () => {
   it('auth given twice, differently', async () => {
     expect(await fails(`${HEAD}auth: {type: hmac}\nplugins: {auth: none}\nnodes: [{name: n1}]\n${TAIL}`)).toEqual([
       'c.yaml:3:17: plugins.auth: auth/none contradicts auth.type (auth/hmac); give the auth plugin in one place',
+    ]);
+  });
+
+  it('the key file given as a plugin option', async () => {
+    expect(await fails(`${HEAD}auth: {type: hmac}\nnodes: [{name: n1}]\n${TAIL}options:\n  auth_hmac: {key_file: k}\n`)).toEqual([
+      'c.yaml:8:25: options.auth_hmac.key_file: give the key file as auth.key_file',
     ]);
   });
 
