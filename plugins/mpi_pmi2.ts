@@ -1,8 +1,11 @@
 // mpi/pmi2: serves PMI to the tasks of a step, so MPICH (PMI-1 "simple" wire protocol) and
 // PMI-2 clients such as Slurm's libpmi2 start under tsrun (Slurm's src/plugins/mpi/pmi2).
-// tsrun's prelaunch hook makes the step's KVS coordinator; each node's prefork hook starts a
-// PMI server that talks to it; the task hook gives each task a connected socket as fd 3 with
-// Slurm's PMI_* variables. Protocol and KVS code is in lib/pmi/.
+// tsrun's prelaunch hook makes the step's KVS coordinator and listens on a TCP port for the
+// nodes, passing the port in the step's environment (SLURM_PMI2_SRUN_PORT, as Slurm); each
+// node's prefork hook reads it, takes it out of the tasks' environment, joins the fence tree
+// and starts the node's PMI server; the task hook gives each task a connected socket as fd 3
+// with Slurm's PMI_* variables. Protocol, KVS and tree code is in lib/pmi/.
+import { randomBytes } from 'node:crypto';
 import {
   SLURM_ERROR,
   SLURM_SUCCESS,
@@ -17,26 +20,43 @@ import {
   type StepEnv,
 } from '../src/plugin-api/index.js';
 import { pmiProcessMapping } from '../src/core/pmi-process-mapping.js';
-import { connectCoordinator, publishCoordinator } from './lib/pmi/channel.js';
 import { KvsCoordinator } from './lib/pmi/coordinator.js';
+import { listenForNodes, type CoordinatorListener } from './lib/pmi/coordinator-listener.js';
 import { NodePmiServer } from './lib/pmi/node-server.js';
+import { joinTree } from './lib/pmi/node-links.js';
+import { listenPmiPort } from './lib/pmi/pmi-port.js';
 import { serveConnection } from './lib/pmi/connection.js';
+import { TREE_WIDTH_ENV, treePlace, treeWidth } from './lib/pmi/tree-shape.js';
 import type { Duplex } from 'node:stream';
 
 export const plugin_name = 'mpi PMI2 plugin';
 export const plugin_type = 'mpi/pmi2';
 export const plugin_version = SLURM_VERSION_NUMBER(0, 1, 0);
 
+/** tsrun's PMI port, for the step daemons (Slurm's name); they unset it before any task starts. */
+export const SRUN_PORT_ENV = 'SLURM_PMI2_SRUN_PORT';
+/** The step's secret that nodes show tsrun and each other (tslurm's; unset like the port). */
+export const SRUN_KEY_ENV = 'SLURM_PMI2_SRUN_KEY';
+/** Where the step daemons reach tsrun: the launch host's address, which tasks keep, as in Slurm. */
+const LAUNCH_ADDR_ENV = 'SLURM_LAUNCH_NODE_IPADDR';
+/** Set to 1 to offer PMI_PORT and PMI_ID to tasks besides PMI_FD (hydra's TCP way in). */
+export const PMI_PORT_ENV = 'TSLURM_PMI_PORT';
+
+/** tsrun listens on every address, as srun's net_stream_listen does: nodes may be other hosts. */
+const SRUN_LISTEN_HOST = '0.0.0.0';
+
 /** What tsrun keeps between prelaunch and fini. */
 export interface Pmi2ClientState {
   readonly step: string;
   readonly coordinator: KvsCoordinator;
-  withdraw(): void;
+  readonly listener: CoordinatorListener;
 }
 
 interface NodeEntry {
   server: NodePmiServer;
   sockets: Set<Duplex>;
+  /** `host:port` of the node's PMI_PORT listener, when tasks are offered one. */
+  pmiPort: string | undefined;
 }
 
 let log: PluginLog | undefined;
@@ -48,7 +68,7 @@ export function init(host: PluginHost): Rc {
   return SLURM_SUCCESS;
 }
 
-export function p_mpi_hook_client_prelaunch(job: MpiClientInfo, _env: StepEnv): Pmi2ClientState {
+export async function p_mpi_hook_client_prelaunch(job: MpiClientInfo, env: StepEnv): Promise<Pmi2ClientState> {
   const step = `${job.jobid}.${job.stepid}`;
   const layout = job.step_layout;
   const mapping = pmiProcessMapping({ distribution: layout.task_dist, tasksPerNode: layout.tasks, tids: layout.tids });
@@ -56,50 +76,78 @@ export function p_mpi_hook_client_prelaunch(job: MpiClientInfo, _env: StepEnv): 
   const coordinator = new KvsCoordinator({
     pmiJobId: step,
     tasksPerNode: layout.tasks,
+    nodeNames: layout.node_names,
+    width: treeWidth(env.get(TREE_WIDTH_ENV)),
     // Read with a plain get before the first fence (MPICH), so it is there from the start.
     kvs: [['PMI_process_mapping', mapping]],
     fail: (message) => job.abort_step(`mpi/pmi2: ${message}`, true),
   });
-  return { step, coordinator, withdraw: publishCoordinator(step, coordinator) };
+  const key = randomBytes(16).toString('hex');
+  const listener = await listenForNodes(coordinator, key, SRUN_LISTEN_HOST);
+  log?.debug(`srun pmi port: ${listener.port}`);
+  env.set(SRUN_PORT_ENV, String(listener.port));
+  env.set(SRUN_KEY_ENV, key);
+  return { step, coordinator, listener };
 }
 
-export function p_mpi_hook_slurmstepd_prefork(step: MpiStepInfo, _env: StepEnv): Rc {
+export async function p_mpi_hook_slurmstepd_prefork(step: MpiStepInfo, env: StepEnv): Promise<Rc> {
+  // Slurm's stepd takes its own variables out of the env its tasks inherit.
+  const port = Number(env.get(SRUN_PORT_ENV));
+  const key = env.get(SRUN_KEY_ENV);
+  env.unset(SRUN_PORT_ENV);
+  env.unset(SRUN_KEY_ENV);
   log?.debug(`${step.node_name}: PMI server for ${step.ltasks} task(s)`);
   if (step.ltasks === 0) return SLURM_SUCCESS;
-  const stepKey = `${step.jobid}.${step.stepid}`;
-  let server: NodePmiServer | undefined;
-  const link = connectCoordinator(stepKey, step.nodeid, (message) => server?.receive(message));
-  if (!link) {
-    log?.error(`no PMI coordinator for step ${stepKey}: a node can only be served from inside tsrun`);
+  if (!Number.isInteger(port) || port <= 0 || !key) {
+    log?.error(`mpi/pmi2: unable to find srun pmi2 port in env (${SRUN_PORT_ENV})`);
     return SLURM_ERROR;
   }
-  server = new NodePmiServer({
-    nodeid: step.nodeid,
-    gtids: step.gtids,
-    ntasks: step.ntasks,
-    welcome: link.welcome,
-    up: link.send,
-    abortStep: (message, error) => step.abort_step(message, error),
-  });
-  const key = `${stepKey}.${step.nodeid}`;
-  const entry: NodeEntry = { server, sockets: new Set() };
-  nodes.set(key, entry);
-  step.step_done.addEventListener(
-    'abort',
-    () => {
-      entry.server.close();
-      for (const socket of entry.sockets) socket.destroy();
-      link.close();
-      nodes.delete(key);
-    },
-    { once: true },
-  );
+  const stepKey = `${step.jobid}.${step.stepid}`;
+  const layout = step.step_layout;
+  const place = treePlace(layout.tasks, step.nodeid, treeWidth(env.get(TREE_WIDTH_ENV)));
+  let links;
+  try {
+    links = await joinTree({
+      host: env.get(LAUNCH_ADDR_ENV) ?? '127.0.0.1',
+      port,
+      key,
+      nodeid: step.nodeid,
+      place,
+      makeServer: (welcome, up) =>
+        new NodePmiServer({
+          nodeid: step.nodeid,
+          gtids: step.gtids,
+          ntasks: step.ntasks,
+          welcome,
+          place,
+          nodeNames: layout.node_names,
+          up,
+          abortStep: (message, error) => step.abort_step(message, error),
+        }),
+    });
+  } catch (error) {
+    log?.error(`mpi/pmi2: ${step.node_name} cannot reach the PMI tree of step ${stepKey}: ${(error as Error).message}`);
+    return SLURM_ERROR;
+  }
+  const pmiPort = wantsPmiPort(env.get(PMI_PORT_ENV)) ? await listenPmiPort(links.server) : undefined;
+  const nodeKey = `${stepKey}.${step.nodeid}`;
+  const entry: NodeEntry = { server: links.server, sockets: new Set(), pmiPort: pmiPort?.address };
+  nodes.set(nodeKey, entry);
+  const done = (): void => {
+    entry.server.close();
+    for (const socket of entry.sockets) socket.destroy();
+    pmiPort?.close();
+    links.close();
+    nodes.delete(nodeKey);
+  };
+  if (step.step_done.aborted) done();
+  else step.step_done.addEventListener('abort', done, { once: true });
   return SLURM_SUCCESS;
 }
 
 // Slurm 22.05 sets PMI_FD, PMI_JOBID, PMI_RANK and PMI_SIZE (PMI_SPAWNED only in steps made by
 // PMI spawn, which tsrun does not make). MPICH needs PMI_RANK and PMI_SIZE with PMI_FD:
-// without them every task silently runs as a singleton.
+// without them every task silently runs as a singleton. PMI_PORT and PMI_ID only when asked.
 export function p_mpi_hook_slurmstepd_task(task: MpiTaskInfo, env: StepEnv): MpiTaskLaunch | void {
   const entry = nodes.get(`${task.jobid}.${task.stepid}.${task.nodeid}`);
   if (!entry) return;
@@ -107,20 +155,29 @@ export function p_mpi_hook_slurmstepd_task(task: MpiTaskInfo, env: StepEnv): Mpi
   env.set('PMI_JOBID', entry.server.pmiJobId);
   env.set('PMI_RANK', String(task.gtaskid));
   env.set('PMI_SIZE', String(task.ntasks));
+  if (entry.pmiPort) {
+    env.set('PMI_PORT', entry.pmiPort);
+    env.set('PMI_ID', String(task.gtaskid));
+  }
   return {
     pipes: 1,
     attach: ([socket]) => {
-      // No socket: the task could not be started, so it will never use PMI.
-      if (!socket) return entry.server.taskOut(task.ltaskid, 'unused');
+      // No socket: the task could not be started; `exited` follows and says so.
+      if (!socket) return;
       entry.sockets.add(socket);
       socket.once('close', () => entry.sockets.delete(socket));
       serveConnection(socket, entry.server, task.ltaskid);
     },
+    exited: () => entry.server.taskExited(task.ltaskid),
   };
 }
 
 export function p_mpi_hook_client_fini(state: Pmi2ClientState): Rc {
-  state.withdraw();
+  state.listener.close();
   state.coordinator.close();
   return SLURM_SUCCESS;
+}
+
+function wantsPmiPort(value: string | null): boolean {
+  return value !== null && ['1', 'yes', 'true'].includes(value.toLowerCase());
 }

@@ -2,8 +2,8 @@
 // Each node's prefork hook starts a PMIx server helper process (native/pmix-server, libpmix) and
 // registers the step's namespace with it; the task hook asks it for the rank's environment
 // (PMIx_server_setup_fork) before the task is spawned. The helper's fences travel as opaque
-// blobs through the same node→tsrun star as mpi/pmi2's (lib/pmi/coordinator.ts): tsrun
-// concatenates every node's blob and sends the whole back to each node.
+// blobs through the same TCP fence tree as mpi/pmi2's (lib/pmi/: tsrun's coordinator is the
+// root, its port in SLURM_PMIX_SRUN_PORT): every node's blob comes back to each node.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,8 +21,12 @@ import {
   type StepEnv,
 } from '../src/plugin-api/index.js';
 import { pmiProcessMapping } from '../src/core/pmi-process-mapping.js';
-import { connectCoordinator, publishCoordinator, type CoordinatorLink } from './lib/pmi/channel.js';
+import { randomBytes } from 'node:crypto';
 import { KvsCoordinator } from './lib/pmi/coordinator.js';
+import { listenForNodes, type CoordinatorListener } from './lib/pmi/coordinator-listener.js';
+import { joinTree, type NodeLinks } from './lib/pmi/node-links.js';
+import { DEFAULT_TREE_WIDTH, treePlace } from './lib/pmi/tree-shape.js';
+import { PmixFenceMember } from './lib/pmix/fence-member.js';
 import { PmixHelper } from './lib/pmix/helper.js';
 import { findPmixHelper, HELPER_NOT_BUILT } from './lib/pmix/helper-path.js';
 
@@ -34,12 +38,16 @@ export const plugin_version = SLURM_VERSION_NUMBER(0, 1, 0);
 export interface PmixClientState {
   readonly step: string;
   readonly coordinator: KvsCoordinator;
-  withdraw(): void;
+  readonly listener: CoordinatorListener;
 }
+
+/** tsrun's fence port and the step's secret, for the step daemons, who unset them. */
+const SRUN_PORT_ENV = 'SLURM_PMIX_SRUN_PORT';
+const SRUN_KEY_ENV = 'SLURM_PMIX_SRUN_KEY';
 
 interface NodeEntry {
   helper: PmixHelper;
-  link: CoordinatorLink;
+  links: NodeLinks<PmixFenceMember>;
   dir: string;
   /** Rank `rank`'s process has ended (its fd 3 closed). */
   taskExited(rank: number): void;
@@ -66,7 +74,7 @@ export function init(host: PluginHost): Rc {
   return SLURM_SUCCESS;
 }
 
-export function p_mpi_hook_client_prelaunch(job: MpiClientInfo, env: StepEnv): PmixClientState {
+export async function p_mpi_hook_client_prelaunch(job: MpiClientInfo, env: StepEnv): Promise<PmixClientState> {
   const step = `${job.jobid}.${job.stepid}`;
   const layout = job.step_layout;
   // Slurm's mpi/pmix client sets it too (PMIXP_SLURM_MAPPING_ENV), in PMI_process_mapping's form.
@@ -74,35 +82,66 @@ export function p_mpi_hook_client_prelaunch(job: MpiClientInfo, env: StepEnv): P
   const coordinator = new KvsCoordinator({
     pmiJobId: nspaceOf(job.jobid, job.stepid),
     tasksPerNode: layout.tasks,
+    nodeNames: layout.node_names,
+    width: DEFAULT_TREE_WIDTH,
     kvs: [],
     fail: (message) => job.abort_step(`mpi/pmix: ${message}`, true),
   });
-  return { step, coordinator, withdraw: publishCoordinator(step, coordinator) };
+  const key = randomBytes(16).toString('hex');
+  const listener = await listenForNodes(coordinator, key, '0.0.0.0');
+  env.set(SRUN_PORT_ENV, String(listener.port));
+  env.set(SRUN_KEY_ENV, key);
+  return { step, coordinator, listener };
 }
 
-export async function p_mpi_hook_slurmstepd_prefork(step: MpiStepInfo, _env: StepEnv): Promise<Rc> {
+export async function p_mpi_hook_slurmstepd_prefork(step: MpiStepInfo, env: StepEnv): Promise<Rc> {
+  const port = Number(env.get(SRUN_PORT_ENV));
+  const secret = env.get(SRUN_KEY_ENV);
+  env.unset(SRUN_PORT_ENV);
+  env.unset(SRUN_KEY_ENV);
   if (step.ltasks === 0) return SLURM_SUCCESS;
   const stepKey = `${step.jobid}.${step.stepid}`;
-  let helper: PmixHelper | undefined;
-  const link = connectCoordinator(stepKey, step.nodeid, (message) => {
-    // Every node's blob, in node order: libpmix unpacks the concatenation.
-    helper?.fenceDone(message.seq, message.puts.map(([, hex]) => hex));
-  });
-  if (!link) {
-    log?.error(`no PMIx coordinator for step ${stepKey}: a node can only be served from inside tsrun`);
+  if (!Number.isInteger(port) || port <= 0 || !secret) {
+    log?.error(`mpi/pmix: unable to find tsrun's PMIx port in env (${SRUN_PORT_ENV})`);
     return SLURM_ERROR;
   }
+  let helper: PmixHelper | undefined;
+  const layout = step.step_layout;
+  const place = treePlace(layout.tasks, step.nodeid, DEFAULT_TREE_WIDTH);
+  let links: NodeLinks<PmixFenceMember>;
+  try {
+    links = await joinTree({
+      host: env.get('SLURM_LAUNCH_NODE_IPADDR') ?? '127.0.0.1',
+      port,
+      key: secret,
+      nodeid: step.nodeid,
+      place,
+      makeServer: (_welcome, up) =>
+        new PmixFenceMember({
+          nodeid: step.nodeid,
+          place,
+          nodeNames: layout.node_names,
+          up,
+          fenceDone: (seq, blobs) => helper?.fenceDone(seq, blobs),
+          fail: (message) => step.abort_step(`mpi/pmix: ${message}`, true),
+        }),
+    });
+  } catch (error) {
+    log?.error(`mpi/pmix: ${step.node_name} cannot reach the fence tree of step ${stepKey}: ${(error as Error).message}`);
+    return SLURM_ERROR;
+  }
+  const member = links.server;
   const dir = mkdtempSync(path.join(tmpdir(), `tslurm-pmix-${stepKey}.${step.nodeid}-`));
   const connected = new Set<number>();
   const finalized = new Set<number>();
   let aborted = false;
   try {
     helper = await PmixHelper.start(helperBinary!, dir, step.node_name, {
-      fence: (seq, hex) => link.send({ kind: 'fence', nodeid: step.nodeid, seq, puts: [[String(step.nodeid), hex]] }),
+      fence: (seq, hex) => member.fence(seq, hex),
       connected: (rank) => connected.add(rank),
       finalized: (rank) => {
         finalized.add(rank);
-        link.send({ kind: 'out', nodeid: step.nodeid, rank, reason: 'finalized' });
+        member.finalized(rank);
       },
       // Slurm kills the step and adds nothing to what the MPI library printed.
       abort: (rank, status, message) => {
@@ -111,12 +150,12 @@ export async function p_mpi_hook_slurmstepd_prefork(step: MpiStepInfo, _env: Ste
       },
       failed: (message) => step.abort_step(`mpi/pmix: ${step.node_name}: ${message}`, true),
     });
-    const layout = step.step_layout;
     await helper.registerJob({ nspace: nspaceOf(step.jobid, step.stepid), nodeid: step.nodeid, nodeNames: layout.node_names, tids: layout.tids });
   } catch (error) {
     log?.error(`${step.node_name}: ${error instanceof Error ? error.message : String(error)}`);
     await helper?.close();
-    link.close();
+    member.close();
+    links.close();
     rmSync(dir, { recursive: true, force: true });
     return SLURM_ERROR;
   }
@@ -131,7 +170,7 @@ export async function p_mpi_hook_slurmstepd_prefork(step: MpiStepInfo, _env: Ste
       }
     }, EXIT_GRACE_MS).unref();
   };
-  nodes.set(key, { helper, link, dir, taskExited });
+  nodes.set(key, { helper, links, dir, taskExited });
   step.step_done.addEventListener('abort', () => closeNode(stepKey, key), { once: true });
   return SLURM_SUCCESS;
 }
@@ -155,7 +194,7 @@ export async function p_mpi_hook_slurmstepd_task(task: MpiTaskInfo, env: StepEnv
 }
 
 export async function p_mpi_hook_client_fini(state: PmixClientState): Promise<Rc> {
-  state.withdraw();
+  state.listener.close();
   state.coordinator.close();
   await Promise.all(closing.get(state.step) ?? []);
   closing.delete(state.step);
@@ -166,7 +205,8 @@ function closeNode(stepKey: string, key: string): void {
   const entry = nodes.get(key);
   if (!entry) return;
   nodes.delete(key);
-  entry.link.close();
+  entry.links.server.close();
+  entry.links.close();
   const done = entry.helper.close().finally(() => rmSync(entry.dir, { recursive: true, force: true }));
   closing.set(stepKey, [...(closing.get(stepKey) ?? []), done]);
 }

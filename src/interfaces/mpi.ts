@@ -43,19 +43,23 @@ export class MpiFacade {
     const launch = await callHook<MpiTaskLaunch | void>(this.plugin, 'p_mpi_hook_slurmstepd_task', [task, env], {
       timeoutMs: this.timeoutMs,
     });
-    if (!launch?.attach) return launch ?? undefined;
-    // attach runs after the spawn, outside callHook: a throw there is still the plugin's crash.
-    const attach = launch.attach.bind(launch);
-    return {
-      ...launch,
-      attach: (streams) => {
+    if (!launch?.attach && !launch?.exited) return launch ?? undefined;
+    // attach and exited run after the spawn, outside callHook: a throw there is still the
+    // plugin's crash.
+    const guard =
+      <A extends unknown[]>(callback: ((...args: A) => void) | undefined) =>
+      (...args: A): void => {
         try {
-          attach(streams);
+          callback?.apply(launch, args);
         } catch (error) {
           const why = `crashed: ${error instanceof Error ? error.message : String(error)}`;
           throw new PluginError(this.plugin.type, why, { hook: 'p_mpi_hook_slurmstepd_task', cause: error });
         }
-      },
+      };
+    return {
+      ...launch,
+      ...(launch.attach ? { attach: guard(launch.attach) } : {}),
+      ...(launch.exited ? { exited: guard(launch.exited) } : {}),
     };
   }
 

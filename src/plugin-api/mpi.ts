@@ -140,6 +140,12 @@ export interface MpiTaskLaunch {
    * closes the parent ends itself.
    */
   attach?(streams: Duplex[]): void;
+  /**
+   * Called once when the task's process has ended (it exited, was killed, or could not be
+   * started), after `attach`. A PMI server learns here that a task which never spoke PMI on
+   * its socket will not come through another way either (`PMI_PORT`).
+   */
+  exited?(): void;
 }
 
 /**

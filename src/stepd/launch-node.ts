@@ -117,6 +117,8 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       // The plugin's ends of its pipes (the PMI socket); nobody else would read or close them.
       if (launch?.attach) launch.attach(spawned.pipes);
       else spawned.pipes.forEach((end) => end.destroy());
+      const { exited } = launch ?? {};
+      if (exited) void spawned.exit.then(() => exited()).catch(report);
       // Only now, with every stream of the task wired synchronously after its spawn, yield.
       const { child } = spawned;
       if (child.pid !== undefined) await container.adopt(child.pid, () => child.exitCode !== null || child.signalCode !== null);

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fixture, runBin } from '../helpers/run-bin.js';
 
 const small = fixture('clusters', 'small.yaml'); // node[1-4], 4 CPUs each
+const eight = fixture('clusters', 'eight-nodes.yaml'); // node[1-8], 2 CPUs each
 const host = hostname(); // MPI_Get_processor_name: the real host, whatever the node is called
 
 function onPath(name: string): string | undefined {
@@ -38,8 +39,8 @@ if (!toolchain) {
 
 const bin: Record<'hello' | 'abort' | 'pmi2', string> = { hello: '', abort: '', pmi2: '' };
 
-async function tsrun(args: string[], env: Record<string, string> = {}) {
-  return runBin('tsrun', ['--cluster', small, '--mpi=pmi2', ...args], { env: { TSLURM_KILL_WAIT: '5', ...env } });
+async function tsrun(args: string[], env: Record<string, string> = {}, cluster = small) {
+  return runBin('tsrun', ['--cluster', cluster, '--mpi=pmi2', ...args], { env: { TSLURM_KILL_WAIT: '5', ...env } });
 }
 
 /** Labelled output in task order, pids blanked. */
@@ -83,6 +84,17 @@ describe.runIf(toolchain)('MPICH and libpmi2 programs under --mpi=pmi2', () => {
   ])('hello %j: every rank starts, allreduce and ring are right', async (args, n) => {
     const r = await tsrun(['-l', ...args, bin.hello]);
     expect({ exitCode: r.exitCode, stdout: lines(r.stdout), stderr: r.stderr }).toEqual({ exitCode: 0, stdout: hello(n), stderr: '' });
+  });
+
+  it.each([1, 2, 3, 4, 7])('hello on %i node(s) through a fence tree of width 2 (SLURM_PMI2_TREE_WIDTH=2)', async (n) => {
+    const r = await tsrun(['-l', `-N${n}`, `-n${n}`, bin.hello], { SLURM_PMI2_TREE_WIDTH: '2' }, eight);
+    expect({ exitCode: r.exitCode, stdout: lines(r.stdout), stderr: r.stderr }).toEqual({ exitCode: 0, stdout: hello(n), stderr: '' });
+  });
+
+  it('TSLURM_PMI_PORT=1: a wrapper that closes fd 3 and unsets PMI_FD still starts MPICH, through PMI_PORT', async () => {
+    const wrapped = ['sh', '-c', `exec 3>&-; unset PMI_FD; exec ${bin.hello}`];
+    const r = await tsrun(['-l', '-N2', '-n4', ...wrapped], { TSLURM_PMI_PORT: '1', SLURM_PMI2_TREE_WIDTH: '2' });
+    expect({ exitCode: r.exitCode, stdout: lines(r.stdout), stderr: r.stderr }).toEqual({ exitCode: 0, stdout: hello(4), stderr: '' });
   });
 
   it('MPI_Abort(MPI_COMM_WORLD, 3) kills the step at once, as srun does: 137, every task Killed', async () => {
@@ -182,6 +194,31 @@ describe('the PMI server with a bash PMI-1 client (no MPI needed)', () => {
         'tsrun: error: node2: task 2: Killed',
       ].sort(),
     );
+  });
+
+  it("tsrun's port for the step daemons does not reach the tasks; a tree width the user set does (as Slurm)", async () => {
+    const r = await tsrun(['-l', '-N3', 'sh', '-c', 'env | grep -E "^(SLURM_)?PMI2?_(SRUN|TREE|PORT|ID)" | sort'], { SLURM_PMI2_TREE_WIDTH: '2' });
+    expect({ exitCode: r.exitCode, stdout: lines(r.stdout), stderr: r.stderr }).toEqual({
+      exitCode: 0,
+      stdout: [0, 1, 2].map((t) => `${t}: SLURM_PMI2_TREE_WIDTH=2`),
+      stderr: '',
+    });
+  });
+
+  it('TSLURM_PMI_PORT=1 adds PMI_PORT (the node\'s loopback listener) and PMI_ID (the rank)', async () => {
+    const r = await tsrun(['-l', '-N2', '-n3', 'sh', '-c', 'echo $PMI_ID $PMI_PORT'], { TSLURM_PMI_PORT: '1' });
+    expect(r.exitCode).toBe(0);
+    expect(lines(r.stdout)).toEqual([0, 1, 2].map((t) => expect.stringMatching(new RegExp(`^${t}: ${t} 127\\.0\\.0\\.1:\\d+$`))));
+  });
+
+  it('serves put, barrier and get across seven nodes in a tree of width 2', async () => {
+    const r = await tsrun(['-l', '-N7', '-n7', client], { SLURM_PMI2_TREE_WIDTH: '2' }, eight);
+    const cards = [0, 1, 2, 3, 4, 5, 6].map((t) => `[card of ${t}]`).join('');
+    expect({ exitCode: r.exitCode, stdout: lines(r.stdout), stderr: r.stderr }).toEqual({
+      exitCode: 0,
+      stdout: [0, 1, 2, 3, 4, 5, 6].map((t) => `${t}: rank ${t} of 7: kvsname=1.0 cards=${cards}`),
+      stderr: '',
+    });
   });
 
   it('tasks that never use PMI run as under --mpi=none', async () => {

@@ -1,9 +1,12 @@
-// One task's PMI connection (its fd 3): reads requests, answers them through the node's
-// server, and watches how it ends. The first request is the `cmd=init` line; it picks PMI-1
-// (lines) or PMI-2 (length-prefixed frames) for the rest of the connection. A close after
-// finalize is normal; a close after init without finalize means the task died (the others
-// would wait in the next fence forever); a close without init is a task that never used PMI.
-// Requests are answered in order: while one waits (a fence), the ones after it wait too.
+// One PMI connection of a task: its fd 3 (PMI_FD), or a TCP connection to the node's PMI_PORT
+// listener, which says whose it is first (`cmd=initack pmiid=<rank>`, MPICH's simple PMI).
+// Reads requests, answers them through the node's server, and watches how it ends. The first
+// request after that is the `cmd=init` line; it picks PMI-1 (lines) or PMI-2 (length-prefixed
+// frames) for the rest of the connection. A close after finalize is normal; a close after init
+// without finalize means the task died (the others would wait in the next fence forever); a
+// close without init says nothing: the task may still reach us through PMI_PORT, and its exit
+// tells whether it ever used PMI. Requests are answered in order: while one waits (a fence),
+// the ones after it wait too.
 import type { Duplex } from 'node:stream';
 import type { NodePmiServer } from './node-server.js';
 import { formatPmi1, parsePmi1Line } from './pmi1-wire.js';
@@ -29,15 +32,23 @@ export interface PmiConnection {
 
 export type CommandHandler = (conn: PmiConnection, args: Map<string, string>) => void;
 
-/** Serves local task `ltaskid` on `socket` until the connection ends. */
-export function serveConnection(socket: Duplex, server: NodePmiServer, ltaskid: number): void {
+/**
+ * Serves local task `task` on `socket` until the connection ends; `task` undefined: a PMI_PORT
+ * connection, whose `cmd=initack` names the task.
+ */
+export function serveConnection(socket: Duplex, server: NodePmiServer, task: number | undefined): void {
   const reader = new MessageReader();
   let state: ConnectionState = 'new';
   let waiting = false;
+  let ltaskid = task;
   const conn: PmiConnection = {
     server,
-    ltaskid,
-    rank: server.rank(ltaskid),
+    get ltaskid() {
+      return ltaskid!;
+    },
+    get rank() {
+      return server.rank(ltaskid!);
+    },
     send: (data) => {
       if (state !== 'closed' && !socket.destroyed) socket.write(data, 'latin1');
     },
@@ -52,7 +63,7 @@ export function serveConnection(socket: Duplex, server: NodePmiServer, ltaskid: 
     finalize: (data) => {
       conn.send(data);
       state = 'finalized';
-      server.taskOut(ltaskid, 'finalized');
+      server.taskFinalized(ltaskid!);
       socket.end();
     },
   };
@@ -60,7 +71,13 @@ export function serveConnection(socket: Duplex, server: NodePmiServer, ltaskid: 
   const handle = (message: string): void => {
     if (state === 'new') {
       const { cmd, args } = parsePmi1Line(message);
+      if (ltaskid === undefined) {
+        ltaskid = identify(cmd, args);
+        return;
+      }
       if (cmd !== 'init') throw new PmiWireError(`expected cmd=init, got "${message.slice(0, 80)}"`);
+      const refused = server.taskConnected(ltaskid);
+      if (refused) throw new PmiWireError(refused);
       const version = args.get('pmi_version');
       if (version === '2') {
         state = 'pmi2';
@@ -80,6 +97,18 @@ export function serveConnection(socket: Duplex, server: NodePmiServer, ltaskid: 
     handler(conn, args);
   };
 
+  // MPICH's PMII_Set_from_port: `cmd=initack pmiid=<PMI_ID>`, answered by initack and the
+  // task's size, rank and debug flag; then the session goes on as over PMI_FD.
+  const identify = (cmd: string, args: Map<string, string>): number => {
+    const rank = Number(args.get('pmiid'));
+    const found = cmd === 'initack' && Number.isInteger(rank) ? server.localTask(rank) : undefined;
+    if (found === undefined) throw new StrangerError();
+    const lines = [formatPmi1('initack'), formatPmi1('set', [['size', server.ntasks]])];
+    lines.push(formatPmi1('set', [['rank', rank]]), formatPmi1('set', [['debug', 0]]));
+    conn.send(lines.join(''));
+    return found;
+  };
+
   const drain = (): void => {
     try {
       while (!waiting && state !== 'closed' && !server.stopped) {
@@ -89,11 +118,14 @@ export function serveConnection(socket: Duplex, server: NodePmiServer, ltaskid: 
         handle(message);
       }
     } catch (error) {
-      // Thrown from a socket event, an error would end tsrun: it ends the step instead.
-      const why = error instanceof PmiWireError ? error.message : `internal error: ${String(error)}`;
-      server.taskFailed(ltaskid, why);
       state = 'closed';
       socket.destroy();
+      // Anyone on the host may connect to PMI_PORT: one that names no task of this node is
+      // only shut out. Any other error, thrown from a socket event, would end tsrun: it ends
+      // the step instead.
+      if (error instanceof StrangerError) return;
+      const why = error instanceof PmiWireError ? error.message : `internal error: ${String(error)}`;
+      server.taskFailed(ltaskid!, why);
     }
   };
 
@@ -106,11 +138,13 @@ export function serveConnection(socket: Duplex, server: NodePmiServer, ltaskid: 
     const before = state;
     if (before === 'closed') return;
     state = 'closed';
-    if (before === 'new') server.taskOut(ltaskid, 'unused');
-    else if (before !== 'finalized') server.taskLost(ltaskid);
+    if (before !== 'new' && before !== 'finalized') server.taskLost(ltaskid!);
     socket.destroy();
   };
   socket.on('end', closed);
   socket.on('close', closed);
   socket.on('error', closed);
 }
+
+/** A PMI_PORT connection that does not start with the initack of a task of this node. */
+class StrangerError extends Error {}

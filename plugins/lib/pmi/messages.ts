@@ -1,34 +1,30 @@
-// What a node's PMI server and the step's KVS coordinator (in tsrun) say to each other: the
-// two halves of Slurm's mpi/pmi2 tree (src/plugins/mpi/pmi2/tree.c, kvs.c), with tsrun as the
-// root and every node its direct child (a star; Slurm's tree_width is a later refinement).
-//
-// Every message is plain JSON-able data. In embedded mode the step daemons run inside tsrun and
-// the messages go through an in-process channel (channel.ts); in daemon mode (tsstepd, a
-// later issue) the same messages travel over the step daemon's connection to tsrun: only the
-// transport changes.
+// What the parts of a step's PMI tree say to each other (Slurm's mpi/pmi2 tree.c and kvs.c):
+// tsrun's KVS coordinator is the root, the node PMI servers are arranged under it by node id
+// (tree-shape.ts), and every link is a TCP connection carrying one JSON message per line
+// (json-link.ts). Fences go up the tree merged, their completion comes back down it.
 
 /** A key-value pair of the job's KVS. */
 export type KvsPair = readonly [key: string, value: string];
 
-/** Node → coordinator. */
+/** Child → parent, on a tree link. */
 export type PmiUp =
   /**
-   * Every local task of `nodeid` entered fence number `seq` (PMI-1 `barrier_in`, PMI-2
+   * Every task in the sender's subtree entered fence number `seq` (PMI-1 `barrier_in`, PMI-2
    * `kvs-fence`); `puts` is what they put since the previous fence.
    */
-  | { kind: 'fence'; nodeid: number; seq: number; puts: KvsPair[] }
+  | { kind: 'fence'; seq: number; puts: KvsPair[] }
   /**
-   * A local task (`rank`) can take part in no further fence: it finalized, or it closed its
-   * PMI connection without ever using it. A fence that needs it can never complete.
+   * Something in the sender's subtree can take part in no further fence (`why`: "task 3 has
+   * finalized", "lost the PMI link to node4"): a fence that needs it can never complete.
    */
-  | { kind: 'out'; nodeid: number; rank: number; reason: 'finalized' | 'unused' };
+  | { kind: 'out'; why: string };
 
-/** Coordinator → node. */
+/** Parent → child, on a tree link. */
 export type PmiDown =
   /** Fence `seq` is complete: `puts` is everything every node put for it. */
   { kind: 'fence-done'; seq: number; puts: KvsPair[] };
 
-/** What a node learns when it attaches (in daemon mode: part of the launch request). */
+/** What a node learns from tsrun when it joins. */
 export interface PmiWelcome {
   /** The KVS as it stands before any task runs (PMI_process_mapping). */
   kvs: KvsPair[];
@@ -36,4 +32,30 @@ export interface PmiWelcome {
   pmiJobId: string;
   /** MPI_UNIVERSE_SIZE: the step's task count. */
   universeSize: number;
+}
+
+/**
+ * A node's first message to tsrun. `key` is the step's secret from the environment (strangers
+ * are refused); `port`: where the node listens for its own children, if it has any; `parent`:
+ * its parent node, or null when tsrun is its parent (this connection is then its tree link).
+ */
+export interface NodeHello {
+  kind: 'hello';
+  key: string;
+  nodeid: number;
+  parent: number | null;
+  port: number | null;
+}
+
+/** tsrun → a node that said hello. */
+export type CoordinatorReply =
+  | { kind: 'welcome'; welcome: PmiWelcome }
+  /** Where the node's parent listens (sent once the parent has said hello). */
+  | { kind: 'parent'; host: string; port: number };
+
+/** A node's first message to its parent node. */
+export interface ChildHello {
+  kind: 'child';
+  key: string;
+  nodeid: number;
 }

@@ -1,9 +1,11 @@
 // One node's PMI server (the slurmstepd half of Slurm's mpi/pmi2): a replica of the step's
-// KVS that serves every get locally, the puts of its tasks since the last fence, the fence
-// itself (sent up once every local task is in, released when the coordinator answers), and
-// the node attributes of PMI-2, which never leave the node. The per-task connections
-// (connection.ts) call it; messages to and from the coordinator are plain data (messages.ts).
+// KVS that serves every get locally, the puts of its tasks since the last fence, its place in
+// the fence tree (fence-node.ts: local tasks and child nodes in, merged puts up to the
+// parent, completions down), and the node attributes of PMI-2, which never leave the node.
+// The per-task connections (connection.ts) call it; node-links.ts wires it to its tree links.
+import { FenceNode } from './fence-node.js';
 import type { KvsPair, PmiDown, PmiUp, PmiWelcome } from './messages.js';
+import type { TreePlace } from './tree-shape.js';
 
 export interface NodeServerOptions {
   nodeid: number;
@@ -11,7 +13,11 @@ export interface NodeServerOptions {
   gtids: readonly number[];
   ntasks: number;
   welcome: PmiWelcome;
-  /** Sends a message to the coordinator. */
+  /** This node's parent and children in the fence tree. */
+  place: TreePlace;
+  /** Node names by node id, for messages. */
+  nodeNames: readonly string[];
+  /** Sends a message to the parent (tsrun or a node). */
   up(message: PmiUp): void;
   /**
    * Ends the whole step (Slurm's slurm_kill_job_step(SIGKILL)); `error`: say why, as Slurm
@@ -20,25 +26,42 @@ export interface NodeServerOptions {
   abortStep(message: string, error: boolean): void;
 }
 
-type Waiter = () => void;
+type OutReason = 'finalized' | 'unused';
 
 export class NodePmiServer {
   readonly pmiJobId: string;
   readonly universeSize: number;
   private readonly replica: Map<string, string>;
   private delta = new Map<string, string>();
-  private seq = 0;
-  private fenceWaiters: Waiter[] = [];
+  private readonly fences: FenceNode;
   private readonly nodeAttrs = new Map<string, string>();
   private readonly attrWaiters = new Map<string, Array<(value: string) => void>>();
-  /** Local tasks that can join no further fence, and why. */
-  private readonly out = new Map<number, string>();
+  /** Local tasks that can join no further fence. */
+  private readonly out = new Set<number>();
+  /** Local tasks that initialised PMI, and those with a connection open now. */
+  private readonly used = new Set<number>();
+  private readonly connected = new Set<number>();
   private ended = false;
 
   constructor(private readonly options: NodeServerOptions) {
     this.replica = new Map(options.welcome.kvs);
     this.pmiJobId = options.welcome.pmiJobId;
     this.universeSize = options.welcome.universeSize;
+    this.fences = new FenceNode({
+      children: options.place.children,
+      localTasks: options.gtids.length,
+      nodeName: (nodeid) => this.nodeName(nodeid),
+      ready: (seq, childPuts) => {
+        const puts: KvsPair[] = [...this.delta, ...childPuts];
+        this.delta = new Map();
+        options.up({ kind: 'fence', seq, puts });
+      },
+      apply: (puts) => {
+        for (const [key, value] of puts) this.replica.set(key, value);
+      },
+      passUp: (why) => options.up({ kind: 'out', why }),
+      fail: (message) => this.fail(message),
+    });
   }
 
   get ntasks(): number {
@@ -48,6 +71,12 @@ export class NodePmiServer {
   /** The global rank of local task `ltaskid`. */
   rank(ltaskid: number): number {
     return this.options.gtids[ltaskid]!;
+  }
+
+  /** The local id of global rank `rank`, if it runs here. */
+  localTask(rank: number): number | undefined {
+    const ltaskid = this.options.gtids.indexOf(rank);
+    return ltaskid === -1 ? undefined : ltaskid;
   }
 
   /** True once the step is being ended: connections stop answering. */
@@ -65,31 +94,31 @@ export class NodePmiServer {
   }
 
   /** Local task `ltaskid` entered the fence; `release` runs when every task of the step has. */
-  fence(ltaskid: number, release: Waiter): void {
-    if (this.ended) return;
-    this.fenceWaiters.push(release);
-    if (this.out.size > 0) {
-      this.fail(`a fence cannot complete: task ${this.describeOut()}`);
-      return;
-    }
-    if (this.fenceWaiters.length < this.options.gtids.length) return;
-    const puts: KvsPair[] = [...this.delta];
-    this.delta = new Map();
-    this.options.up({ kind: 'fence', nodeid: this.options.nodeid, seq: this.seq, puts });
+  fence(_ltaskid: number, release: () => void): void {
+    this.fences.enter(release);
   }
 
-  /** A message from the coordinator. */
+  /** A completion from the parent. */
   receive(message: PmiDown): void {
-    if (this.ended || message.kind !== 'fence-done') return;
-    if (message.seq !== this.seq) {
-      this.fail(`fence ${message.seq} completed while this node is at fence ${this.seq}`);
-      return;
-    }
-    for (const [key, value] of message.puts) this.replica.set(key, value);
-    this.seq += 1;
-    const waiters = this.fenceWaiters;
-    this.fenceWaiters = [];
-    for (const release of waiters) release();
+    if (message.kind === 'fence-done') this.fences.done(message);
+  }
+
+  /** A child node's tree link is up. */
+  attachChild(nodeid: number, down: (message: PmiDown) => void): void {
+    this.fences.attachChild(nodeid, down);
+  }
+
+  fromChild(nodeid: number, message: PmiUp): void {
+    this.fences.fromChild(nodeid, message);
+  }
+
+  childLost(nodeid: number): void {
+    this.fences.childLost(nodeid);
+  }
+
+  parentLost(): void {
+    const parent = this.options.place.parent;
+    this.fences.parentLost(parent === null ? 'tsrun' : this.nodeName(parent));
   }
 
   /** PMI-2 info-putnodeattr: visible at once to this node's tasks, and wakes their waits. */
@@ -112,14 +141,31 @@ export class NodePmiServer {
     this.attrWaiters.set(key, waiters);
   }
 
-  /** The task finalized, or closed its connection without using PMI: it joins no more fences. */
-  taskOut(ltaskid: number, reason: 'finalized' | 'unused'): void {
-    if (this.ended || this.out.has(ltaskid)) return;
-    this.out.set(ltaskid, reason);
-    this.options.up({ kind: 'out', nodeid: this.options.nodeid, rank: this.rank(ltaskid), reason });
-    if (this.fenceWaiters.length > 0) {
-      this.fail(`a fence cannot complete: task ${this.rank(ltaskid)} ${outText(reason)}`);
-    }
+  /**
+   * A connection of local task `ltaskid` sent `cmd=init`. Returns why it may not (another
+   * connection of the task is open, or it finalized), else undefined.
+   */
+  taskConnected(ltaskid: number): string | undefined {
+    if (this.connected.has(ltaskid)) return 'a second PMI connection while the first is open';
+    if (this.out.has(ltaskid)) return 'a PMI connection after finalize';
+    this.used.add(ltaskid);
+    this.connected.add(ltaskid);
+    return undefined;
+  }
+
+  /** The task finalized: it joins no more fences. */
+  taskFinalized(ltaskid: number): void {
+    this.connected.delete(ltaskid);
+    this.taskOut(ltaskid, 'finalized');
+  }
+
+  /**
+   * The task's process ended (or never started). One that never initialised PMI, on any
+   * connection, joins no fence: a wrapper may close the task's fd 3 and reach us through
+   * PMI_PORT instead, so only its exit says it will not come.
+   */
+  taskExited(ltaskid: number): void {
+    if (!this.used.has(ltaskid)) this.taskOut(ltaskid, 'unused');
   }
 
   /** The task sent PMI abort (MPI_Abort): Slurm kills the step and says nothing more. */
@@ -135,6 +181,7 @@ export class NodePmiServer {
    * just ends, as under Slurm (MPICH's MPI_Abort of a single rank exits without PMI abort).
    */
   taskLost(ltaskid: number): void {
+    this.connected.delete(ltaskid);
     if (this.options.ntasks > 1) this.fail(`task ${this.rank(ltaskid)} closed its PMI connection before finalize`);
   }
 
@@ -146,22 +193,24 @@ export class NodePmiServer {
   /** The step ended on this node: forget the waiting tasks. */
   close(): void {
     this.ended = true;
-    this.fenceWaiters = [];
+    this.fences.close();
     this.attrWaiters.clear();
+  }
+
+  private taskOut(ltaskid: number, reason: OutReason): void {
+    if (this.ended || this.out.has(ltaskid)) return;
+    this.out.add(ltaskid);
+    this.fences.out(`task ${this.rank(ltaskid)} ${reason === 'finalized' ? 'has finalized' : 'ended without using PMI'}`);
+  }
+
+  private nodeName(nodeid: number): string {
+    return this.options.nodeNames[nodeid] ?? `node ${nodeid}`;
   }
 
   private fail(message: string): void {
     if (this.ended) return;
     this.ended = true;
+    this.fences.close();
     this.options.abortStep(`mpi/pmi2: ${message}`, true);
   }
-
-  private describeOut(): string {
-    const [ltaskid, reason] = [...this.out][0]!;
-    return `${this.rank(ltaskid)} ${outText(reason)}`;
-  }
-}
-
-function outText(reason: string): string {
-  return reason === 'finalized' ? 'has finalized' : 'ended without using PMI';
 }

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { frame, makeStep, settle, type Client } from './helpers.js';
 
-let step: ReturnType<typeof makeStep>;
+let step: Awaited<ReturnType<typeof makeStep>>;
 afterEach(() => step?.close());
 
 async function pmi1(client: Client): Promise<void> {
@@ -14,7 +14,7 @@ async function pmi1(client: Client): Promise<void> {
 
 describe('ending the step', () => {
   it('PMI-1 abort: no answer, the step is aborted once, without an error line', async () => {
-    step = makeStep([[0, 1], [2]]);
+    step = await makeStep([[0, 1], [2]]);
     const clients = [0, 1, 2].map((rank) => step.connect(rank));
     for (const c of clients) await pmi1(c);
     clients[1]!.send('cmd=abort exitcode=3\n');
@@ -29,7 +29,7 @@ describe('ending the step', () => {
   });
 
   it('PMI-2 abort ends the step too', async () => {
-    step = makeStep([[0, 1]]);
+    step = await makeStep([[0, 1]]);
     const c = step.connect(0);
     c.send('cmd=init pmi_version=2 pmi_subversion=0\n');
     await c.line();
@@ -39,7 +39,7 @@ describe('ending the step', () => {
   });
 
   it('a task that closes its connection after init and before finalize fails the step', async () => {
-    step = makeStep([[0], [1]]);
+    step = await makeStep([[0], [1]]);
     const [a, b] = [step.connect(0), step.connect(1)];
     await pmi1(a);
     await pmi1(b);
@@ -50,7 +50,7 @@ describe('ending the step', () => {
   });
 
   it('a task alone in its step may exit without finalize (MPICH aborts a single rank that way)', async () => {
-    step = makeStep([[0]]);
+    step = await makeStep([[0]]);
     const c = step.connect(0);
     await pmi1(c);
     c.socket.end();
@@ -59,9 +59,10 @@ describe('ending the step', () => {
   });
 
   it('a task that never uses PMI is fine until the others need it in a fence (same node)', async () => {
-    step = makeStep([[0, 1]]);
+    step = await makeStep([[0, 1]]);
     const [a, b] = [step.connect(0), step.connect(1)];
     b.socket.end(); // `true` in a --multi-prog step
+    step.exit(1);
     await settle();
     expect(step.aborts).toEqual([]);
     await pmi1(a);
@@ -71,21 +72,48 @@ describe('ending the step', () => {
   });
 
   it('... and when it ends while the others already wait (another node): the coordinator sees it', async () => {
-    step = makeStep([[0], [1]]);
+    step = await makeStep([[0], [1]]);
     const [a, b] = [step.connect(0), step.connect(1)];
     await pmi1(a);
     a.send('cmd=barrier_in\n');
     await settle();
     expect(step.aborts).toEqual([]);
     b.socket.end();
+    step.exit(1);
     await settle();
     expect(step.aborts).toEqual([
       { message: 'coordinator: a fence cannot complete: task 1 ended without using PMI', error: true },
     ]);
   });
 
+  it('a task that closes its fd 3 unused is not out while it runs: it may come back through PMI_PORT', async () => {
+    step = await makeStep([[0], [1]]);
+    const [a, b] = [step.connect(0), step.connect(1)];
+    await pmi1(a);
+    a.send('cmd=barrier_in\n');
+    b.socket.end(); // the wrapper's `exec 3>&-`
+    await settle();
+    expect(step.aborts).toEqual([]);
+    const again = step.connect(1);
+    await pmi1(again);
+    again.send('cmd=barrier_in\n');
+    expect([await a.line(), await again.line()]).toEqual(['cmd=barrier_out rc=0', 'cmd=barrier_out rc=0']);
+    step.exit(1); // it used PMI: its exit says nothing more
+    await settle();
+    expect(step.aborts).toEqual([]);
+  });
+
+  it('a second live connection of the same task is refused', async () => {
+    step = await makeStep([[0, 1]]);
+    const [a, again] = [step.connect(0), step.connect(0)];
+    await pmi1(a);
+    again.send('cmd=init pmi_version=1 pmi_subversion=1\n');
+    await settle();
+    expect(step.aborts).toEqual([{ message: 'mpi/pmi2: task 0: a second PMI connection while the first is open', error: true }]);
+  });
+
   it('a task that finalized cannot be waited for in a later fence', async () => {
-    step = makeStep([[0], [1]]);
+    step = await makeStep([[0], [1]]);
     const [a, b] = [step.connect(0), step.connect(1)];
     await pmi1(a);
     await pmi1(b);
@@ -98,7 +126,7 @@ describe('ending the step', () => {
   });
 
   it('nodes without tasks take no part in fences', async () => {
-    step = makeStep([[0], [], [1]]);
+    step = await makeStep([[0], [], [1]]);
     const [a, b] = [step.connect(0), step.connect(1)];
     await pmi1(a);
     await pmi1(b);
@@ -118,7 +146,7 @@ describe('ending the step', () => {
     ],
     ['a PMI-2 frame with a bad length', 'cmd=init pmi_version=2 pmi_subversion=0\nabcdefgh', 'task 0: bad PMI-2 length "abcdef"'],
   ])('%s fails the step with an error', async (_what, wire, message) => {
-    step = makeStep([[0, 1]]);
+    step = await makeStep([[0, 1]]);
     const c = step.connect(0);
     c.send(wire);
     await settle();

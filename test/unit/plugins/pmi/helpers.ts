@@ -1,11 +1,13 @@
 // Test harness for the PMI server: in-memory socket pairs, a client end that writes requests
-// and reads answers (lines or frames), and a step of several simulated nodes wired to one
-// coordinator through the in-process channel, as mpi/pmi2 wires them.
+// and reads answers (lines or frames), and a step of several simulated nodes joined to one
+// coordinator by the real TCP fence tree, as mpi/pmi2 wires them.
 import { Duplex, PassThrough } from 'node:stream';
-import { connectCoordinator, publishCoordinator } from '../../../../plugins/lib/pmi/channel.js';
 import { KvsCoordinator } from '../../../../plugins/lib/pmi/coordinator.js';
+import { listenForNodes } from '../../../../plugins/lib/pmi/coordinator-listener.js';
+import { joinTree, type NodeLinks } from '../../../../plugins/lib/pmi/node-links.js';
 import { NodePmiServer } from '../../../../plugins/lib/pmi/node-server.js';
 import { serveConnection } from '../../../../plugins/lib/pmi/connection.js';
+import { treePlace } from '../../../../plugins/lib/pmi/tree-shape.js';
 
 /** Two connected ends, like a socketpair: what one writes the other reads; end() is EOF. */
 export function duplexPair(): [Duplex, Duplex] {
@@ -89,50 +91,67 @@ export interface Abort {
 let steps = 0;
 
 /**
- * A step of `tids.length` simulated nodes (`tids[nodeid]` = ranks there), one coordinator and
- * one node server per node with tasks; `connect(rank)` gives that task's client end.
+ * A step of `tids.length` simulated nodes (`tids[nodeid]` = ranks there, named n0, n1, ...),
+ * one coordinator and one node server per node with tasks, in a tree of `width`;
+ * `connect(rank)` gives that task's client end, `exit(rank)` says its process ended.
  */
-export function makeStep(tids: number[][]) {
+export async function makeStep(tids: number[][], width = 50) {
   const key = `test.${(steps += 1)}`;
   const aborts: Abort[] = [];
   const tasksPerNode = tids.map((t) => t.length);
+  const nodeNames = tids.map((_, nodeid) => `n${nodeid}`);
   const coordinator = new KvsCoordinator({
     pmiJobId: key,
     tasksPerNode,
+    nodeNames,
+    width,
     kvs: [['PMI_process_mapping', '(vector,(0,1,1))']],
     fail: (message) => aborts.push({ message: `coordinator: ${message}`, error: true }),
   });
-  const withdraw = publishCoordinator(key, coordinator);
+  const listener = await listenForNodes(coordinator, 'secret', '127.0.0.1');
   const ntasks = tasksPerNode.reduce((a, b) => a + b, 0);
-  const servers = tids.map((gtids, nodeid) => {
-    if (gtids.length === 0) return undefined;
-    let server: NodePmiServer | undefined;
-    const link = connectCoordinator(key, nodeid, (message) => server?.receive(message))!;
-    server = new NodePmiServer({
-      nodeid,
-      gtids,
-      ntasks,
-      welcome: link.welcome,
-      up: link.send,
-      abortStep: (message, error) => aborts.push({ message, error }),
-    });
-    return { server, link };
-  });
-  const connect = (rank: number): Client => {
+  const nodes: Array<NodeLinks<NodePmiServer> | undefined> = await Promise.all(
+    tids.map(async (gtids, nodeid) => {
+      if (gtids.length === 0) return undefined;
+      const place = treePlace(tasksPerNode, nodeid, width);
+      return joinTree({
+        host: '127.0.0.1',
+        port: listener.port,
+        key: 'secret',
+        nodeid,
+        place,
+        makeServer: (welcome, up) =>
+          new NodePmiServer({ nodeid, gtids, ntasks, welcome, place, nodeNames, up, abortStep: (message, error) => aborts.push({ message, error }) }),
+      });
+    }),
+  );
+  // The tree is whole before any task starts: every node linked to its parent, and the
+  // parents have read their children's hellos.
+  await Promise.all(nodes.map((links) => links?.linkedUp));
+  await settle();
+  const servers = nodes.map((links) => links && { server: links.server });
+  const where = (rank: number): [NodePmiServer, number] => {
     const nodeid = tids.findIndex((t) => t.includes(rank));
+    return [nodes[nodeid]!.server, tids[nodeid]!.indexOf(rank)];
+  };
+  const connect = (rank: number): Client => {
     const [ours, theirs] = duplexPair();
-    serveConnection(ours, servers[nodeid]!.server, tids[nodeid]!.indexOf(rank));
+    serveConnection(ours, ...where(rank));
     return new Client(theirs);
   };
+  const exit = (rank: number): void => {
+    const [server, ltaskid] = where(rank);
+    server.taskExited(ltaskid);
+  };
   const close = (): void => {
-    for (const node of servers) {
-      node?.server.close();
-      node?.link.close();
+    for (const links of nodes) {
+      links?.server.close();
+      links?.close();
     }
     coordinator.close();
-    withdraw();
+    listener.close();
   };
-  return { key, coordinator, servers, aborts, connect, close };
+  return { key, coordinator, servers, nodes, aborts, connect, exit, close };
 }
 
 /** Lets queued microtasks and I/O callbacks run. */

@@ -11,6 +11,7 @@ import {
   type PluginHost,
   type StepEnv,
 } from '../../../../src/plugin-api/index.js';
+import { connect, type Socket } from 'node:net';
 import { stepEnvOver } from '../../../../src/stepd/step-env.js';
 import * as pmi2 from '../../../../plugins/mpi_pmi2.js';
 import { Client, duplexPair } from './helpers.js';
@@ -43,11 +44,13 @@ afterEach(() => {
   errors.length = 0;
 });
 
-function startStep() {
+async function startStep(userEnv: string[] = []) {
   jobid += 1;
   const aborts: string[] = [];
-  const env: string[] = [];
-  const state = pmi2.p_mpi_hook_client_prelaunch({ jobid, stepid: 0, step_layout: layout, abort_step: (m) => aborts.push(m) }, stepEnvOver(env));
+  const env: string[] = [...userEnv];
+  const state = await pmi2.p_mpi_hook_client_prelaunch({ jobid, stepid: 0, step_layout: layout, abort_step: (m) => aborts.push(m) }, stepEnvOver(env));
+  /** The env a node's step daemon starts from: what prelaunch made, copied per node. */
+  const nodeEnv = (): string[] => [...env];
   const done = layout.tids.map(() => new AbortController());
   const stepInfo = (nodeid: number): MpiStepInfo => ({
     jobid,
@@ -66,7 +69,7 @@ function startStep() {
     done.forEach((d) => d.abort());
     pmi2.p_mpi_hook_client_fini(state);
   });
-  return { state, env, done, stepInfo, aborts };
+  return { state, env, nodeEnv, done, stepInfo, aborts };
 }
 
 function startTask(nodeid: number, ltaskid: number): { env: string[]; launch: MpiTaskLaunch; client: Client } {
@@ -85,16 +88,23 @@ describe('mpi/pmi2 hooks', () => {
     expect([pmi2.plugin_type, pmi2.plugin_name, pmi2.init(host)]).toEqual(['mpi/pmi2', 'mpi PMI2 plugin', SLURM_SUCCESS]);
   });
 
-  it('puts PMI_process_mapping of the layout in the KVS before any task runs', () => {
-    const { state, env } = startStep();
+  it("puts PMI_process_mapping of the layout in the KVS before any task runs, and tsrun's port in the env", async () => {
+    const { state, env } = await startStep();
     expect(state.coordinator.snapshot()).toEqual([['PMI_process_mapping', '(vector,(0,2,1),(0,1,1))']]);
-    expect(env).toEqual([]);
+    expect(env).toEqual([`SLURM_PMI2_SRUN_PORT=${state.listener.port}`, expect.stringMatching(/^SLURM_PMI2_SRUN_KEY=[0-9a-f]{32}$/)]);
+  });
+
+  it("takes tsrun's variables out of the tasks' env, and leaves the user's tree width in it (as Slurm)", async () => {
+    const { stepInfo, nodeEnv } = await startStep(['SLURM_PMI2_TREE_WIDTH=2']);
+    const env = nodeEnv();
+    expect(await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(1), stepEnvOver(env))).toBe(SLURM_SUCCESS);
+    expect(env).toEqual(['SLURM_PMI2_TREE_WIDTH=2']);
   });
 
   it("gives each task Slurm's PMI variables and one socket pair, then serves it", async () => {
-    const { stepInfo } = startStep();
-    expect(pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver([]))).toBe(SLURM_SUCCESS);
-    expect(pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(1), stepEnvOver([]))).toBe(SLURM_SUCCESS);
+    const { stepInfo, nodeEnv } = await startStep();
+    expect(await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver(nodeEnv()))).toBe(SLURM_SUCCESS);
+    expect(await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(1), stepEnvOver(nodeEnv()))).toBe(SLURM_SUCCESS);
     const tasks = [startTask(0, 0), startTask(1, 0), startTask(0, 1)];
     expect(tasks[2]!.env).toEqual(['SLURM_PROCID=2', 'PMI_FD=3', `PMI_JOBID=${jobid}.0`, 'PMI_RANK=2', 'PMI_SIZE=3']);
     expect(tasks[2]!.launch.pipes).toBe(1);
@@ -110,8 +120,8 @@ describe('mpi/pmi2 hooks', () => {
   });
 
   it('closes the connections of a node when its step is done', async () => {
-    const { stepInfo, done } = startStep();
-    pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(1), stepEnvOver([]));
+    const { stepInfo, done, nodeEnv } = await startStep();
+    await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(1), stepEnvOver(nodeEnv()));
     const { client } = startTask(1, 0);
     done[1]!.abort();
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -119,23 +129,68 @@ describe('mpi/pmi2 hooks', () => {
   });
 
   it('a task that could not be started counts as one that never used PMI', async () => {
-    const { stepInfo, aborts } = startStep();
-    pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver([]));
+    const { stepInfo, aborts, nodeEnv } = await startStep();
+    await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver(nodeEnv()));
     const launch = pmi2.p_mpi_hook_slurmstepd_task(
       { jobid, stepid: 0, nnodes: 2, nodeid: 0, node_name: 'n1', ntasks: 3, ltasks: 2, gtaskid: 0, ltaskid: 0 },
       stepEnvOver([]),
     ) as MpiTaskLaunch;
     launch.attach!([]);
+    launch.exited!();
     const { client } = startTask(0, 1);
     client.send('cmd=init pmi_version=1 pmi_subversion=1\ncmd=barrier_in\n');
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(aborts).toEqual(['mpi/pmi2: a fence cannot complete: task 0 ended without using PMI']);
   });
 
-  it('refuses a node whose step has no coordinator in this process', () => {
-    const { stepInfo, state } = startStep();
+  it("refuses a node whose env has no tsrun's port (Slurm's message)", async () => {
+    const { stepInfo } = await startStep();
+    expect(await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver([]))).toBe(SLURM_ERROR);
+    expect(errors).toEqual(['mpi/pmi2: unable to find srun pmi2 port in env (SLURM_PMI2_SRUN_PORT)']);
+  });
+
+  it('refuses a node when tsrun is gone', async () => {
+    const { stepInfo, state, nodeEnv } = await startStep();
     pmi2.p_mpi_hook_client_fini(state);
-    expect(pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver([]))).toBe(SLURM_ERROR);
-    expect(errors).toEqual([`no PMI coordinator for step ${jobid}.0: a node can only be served from inside tsrun`]);
+    expect(await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver(nodeEnv()))).toBe(SLURM_ERROR);
+    expect(errors).toEqual([expect.stringMatching(new RegExp(`^mpi/pmi2: n1 cannot reach the PMI tree of step ${jobid}\\.0: connect ECONNREFUSED`))]);
+  });
+
+  it('offers PMI_PORT and PMI_ID when TSLURM_PMI_PORT=1, and serves a task that connects there', async () => {
+    const { stepInfo, nodeEnv } = await startStep(['TSLURM_PMI_PORT=1']);
+    await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver(nodeEnv()));
+    await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(1), stepEnvOver(nodeEnv()));
+    const tasks = [startTask(0, 0), startTask(1, 0), startTask(0, 1)];
+    const portVar = tasks[2]!.env.find((v) => v.startsWith('PMI_PORT='))!;
+    expect(tasks[2]!.env).toEqual(['SLURM_PROCID=2', 'PMI_FD=3', `PMI_JOBID=${jobid}.0`, 'PMI_RANK=2', 'PMI_SIZE=3', expect.stringMatching(/^PMI_PORT=127\.0\.0\.1:\d+$/), 'PMI_ID=2']);
+    // Rank 2's wrapper closed fd 3 and connects to PMI_PORT instead (MPICH's PMII_Set_from_port).
+    tasks[2]!.client.socket.end();
+    const [host, port] = portVar.slice('PMI_PORT='.length).split(':');
+    const tcp = new Client(await new Promise<Socket>((resolve) => {
+      const socket = connect(Number(port), host, () => resolve(socket));
+    }));
+    tcp.send('cmd=initack pmiid=2\n');
+    expect([await tcp.line(), await tcp.line(), await tcp.line(), await tcp.line()]).toEqual(['cmd=initack', 'cmd=set size=3', 'cmd=set rank=2', 'cmd=set debug=0']);
+    const clients = [tasks[0]!.client, tasks[1]!.client, tcp];
+    for (const client of clients) client.send('cmd=init pmi_version=1 pmi_subversion=1\n');
+    for (const client of clients) await client.line();
+    tcp.send('cmd=put kvsname=x key=from2 value=over-tcp\n');
+    await tcp.line();
+    for (const client of clients) client.send('cmd=barrier_in\n');
+    for (const client of clients) expect(await client.line()).toBe('cmd=barrier_out rc=0');
+    tasks[1]!.client.send('cmd=get kvsname=x key=from2\n');
+    expect(await tasks[1]!.client.line()).toBe('cmd=get_result rc=0 value=over-tcp');
+    tcp.socket.destroy();
+  });
+
+  it('shuts out a PMI_PORT connection that names no task of the node, and fails nothing', async () => {
+    const { stepInfo, nodeEnv, aborts } = await startStep(['TSLURM_PMI_PORT=1']);
+    await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(1), stepEnvOver(nodeEnv()));
+    const { env } = startTask(1, 0);
+    const [host, port] = env.find((v) => v.startsWith('PMI_PORT='))!.slice('PMI_PORT='.length).split(':');
+    const stranger = new Client(connect(Number(port), host));
+    stranger.send('cmd=initack pmiid=0\n'); // rank 0 runs on the other node
+    await expect(stranger.line()).rejects.toThrow('connection ended');
+    expect(aborts).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeStep, settle, type Client } from './helpers.js';
 
-let step: ReturnType<typeof makeStep>;
+let step: Awaited<ReturnType<typeof makeStep>>;
 afterEach(() => step?.close());
 
 async function ask(client: Client, request: string): Promise<string> {
@@ -13,7 +13,7 @@ async function ask(client: Client, request: string): Promise<string> {
 
 describe('PMI-1', () => {
   it('answers init, maxes, appnum, kvsname, universe size and the mapping as Slurm does', async () => {
-    step = makeStep([[0, 1]]);
+    step = await makeStep([[0, 1]]);
     const c = step.connect(0);
     expect(await ask(c, 'cmd=init pmi_version=1 pmi_subversion=1')).toBe('cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0');
     expect(await ask(c, 'cmd=get_maxes')).toBe('cmd=maxes rc=0 kvsname_max=256 keylen_max=64 vallen_max=1024');
@@ -25,14 +25,14 @@ describe('PMI-1', () => {
   });
 
   it('answers an init for another version with rc=-1', async () => {
-    step = makeStep([[0]]);
+    step = await makeStep([[0]]);
     expect(await ask(step.connect(0), 'cmd=init pmi_version=3 pmi_subversion=0')).toBe(
       'cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=-1',
     );
   });
 
   it('makes puts visible on every node after the barrier, and only then', async () => {
-    step = makeStep([[0, 1], [2]]);
+    step = await makeStep([[0, 1], [2]]);
     const clients = [0, 1, 2].map((rank) => step.connect(rank));
     for (const c of clients) await ask(c, 'cmd=init pmi_version=1 pmi_subversion=1');
     for (const [rank, c] of clients.entries()) {
@@ -56,7 +56,7 @@ describe('PMI-1', () => {
   });
 
   it('runs several fences in a row, each with its own puts', async () => {
-    step = makeStep([[0], [1]]);
+    step = await makeStep([[0], [1]]);
     const [a, b] = [step.connect(0), step.connect(1)];
     for (const c of [a, b]) await ask(c, 'cmd=init pmi_version=1 pmi_subversion=1');
     for (let round = 0; round < 3; round += 1) {
@@ -69,7 +69,7 @@ describe('PMI-1', () => {
   });
 
   it('keeps values near vallen_max, with spaces and any byte, intact', async () => {
-    step = makeStep([[0], [1]]);
+    step = await makeStep([[0], [1]]);
     const [a, b] = [step.connect(0), step.connect(1)];
     for (const c of [a, b]) await ask(c, 'cmd=init pmi_version=1 pmi_subversion=1');
     const value = `${'0123456789ABCDEF'.repeat(63)} \u00e9 x=y`; // 1014 characters
@@ -81,7 +81,7 @@ describe('PMI-1', () => {
   });
 
   it('handles requests that arrive split byte by byte or several in one read', async () => {
-    step = makeStep([[0]]);
+    step = await makeStep([[0]]);
     const c = step.connect(0);
     for (const byte of 'cmd=init pmi_version=1 pmi_subversion=1\ncmd=get_maxes\n') c.send(byte);
     expect(await c.line()).toBe('cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0');
@@ -96,7 +96,7 @@ describe('PMI-1', () => {
   });
 
   it('answers finalize and closes the connection; the end that follows is normal', async () => {
-    step = makeStep([[0, 1]]);
+    step = await makeStep([[0, 1]]);
     const [a, b] = [step.connect(0), step.connect(1)];
     for (const c of [a, b]) await ask(c, 'cmd=init pmi_version=1 pmi_subversion=1');
     for (const c of [a, b]) c.send('cmd=barrier_in\n');

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { frame, makeStep, settle, type Client } from './helpers.js';
 
-let step: ReturnType<typeof makeStep>;
+let step: Awaited<ReturnType<typeof makeStep>>;
 afterEach(() => step?.close());
 
 async function init(client: Client): Promise<void> {
@@ -18,7 +18,7 @@ async function ask(client: Client, payload: string): Promise<string> {
 
 describe('PMI-2', () => {
   it('answers fullinit, job-getid and the job attributes as Slurm does', async () => {
-    step = makeStep([[0, 1], [2]]);
+    step = await makeStep([[0, 1], [2]]);
     const c = step.connect(2);
     await init(c);
     expect(await ask(c, `cmd=fullinit;pmijobid=${step.key};pmirank=2;threaded=FALSE;`)).toBe(
@@ -37,7 +37,7 @@ describe('PMI-2', () => {
   });
 
   it('puts, fences and gets across nodes, values with ";" intact', async () => {
-    step = makeStep([[0, 1], [2]]);
+    step = await makeStep([[0, 1], [2]]);
     const clients = [0, 1, 2].map((rank) => step.connect(rank));
     for (const c of clients) await init(c);
     for (const [rank, c] of clients.entries()) {
@@ -56,7 +56,7 @@ describe('PMI-2', () => {
   });
 
   it('parses frames split anywhere and several frames in one read', async () => {
-    step = makeStep([[0]]);
+    step = await makeStep([[0]]);
     const c = step.connect(0);
     const wire =
       'cmd=init pmi_version=2 pmi_subversion=0\n' +
@@ -71,7 +71,7 @@ describe('PMI-2', () => {
   });
 
   it('keeps node attributes on their node and queues wait=TRUE until a local task puts the key', async () => {
-    step = makeStep([[0, 1], [2]]);
+    step = await makeStep([[0, 1], [2]]);
     const [a, b, other] = [0, 1, 2].map((rank) => step.connect(rank)) as [Client, Client, Client];
     for (const c of [a, b, other]) await init(c);
     expect(await ask(b, 'cmd=info-getnodeattr;key=leader;wait=FALSE;')).toBe(frame('cmd=info-getnodeattr-response;rc=0;found=FALSE;'));
@@ -89,7 +89,7 @@ describe('PMI-2', () => {
   });
 
   it('answers finalize and closes; a normal end aborts nothing', async () => {
-    step = makeStep([[0]]);
+    step = await makeStep([[0]]);
     const c = step.connect(0);
     await init(c);
     expect(await ask(c, 'cmd=finalize;')).toBe('27    cmd=finalize-response;rc=0;');

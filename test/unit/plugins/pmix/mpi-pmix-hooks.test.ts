@@ -66,7 +66,7 @@ async function startStep(after?: string) {
   if (after) process.env.FAKE_PMIX_AFTER_JOB = after;
   const aborts: [string, boolean | undefined][] = [];
   const clientEnv: string[] = [];
-  const state = pmix.p_mpi_hook_client_prelaunch({ jobid, stepid: 0, step_layout: layout, abort_step: (m, e) => aborts.push([m, e]) }, stepEnvOver(clientEnv));
+  const state = await pmix.p_mpi_hook_client_prelaunch({ jobid, stepid: 0, step_layout: layout, abort_step: (m, e) => aborts.push([m, e]) }, stepEnvOver(clientEnv));
   const done = layout.tids.map(() => new AbortController());
   const stepInfo = (nodeid: number): MpiStepInfo => ({
     jobid,
@@ -81,14 +81,16 @@ async function startStep(after?: string) {
     step_done: done[nodeid]!.signal,
     abort_step: (m, e) => aborts.push([m, e]),
   });
-  const rcs = await Promise.all([0, 1].map((n) => pmix.p_mpi_hook_slurmstepd_prefork(stepInfo(n), stepEnvOver([]))));
+  // Each node gets the env prelaunch made (tsrun's port) and takes its variables out of it.
+  const nodeEnvs = [0, 1].map(() => [...clientEnv]);
+  const rcs = await Promise.all([0, 1].map((n) => pmix.p_mpi_hook_slurmstepd_prefork(stepInfo(n), stepEnvOver(nodeEnvs[n]!))));
   const finish = async () => {
     running.delete(finish);
     done.forEach((d) => d.abort());
     expect(await pmix.p_mpi_hook_client_fini(state)).toBe(SLURM_SUCCESS);
   };
   running.add(finish);
-  return { rcs, aborts, clientEnv, finish };
+  return { rcs, aborts, clientEnv, nodeEnvs, finish };
 }
 
 async function taskEnv(nodeid: number, ltaskid: number): Promise<string[]> {
@@ -111,7 +113,13 @@ describe('mpi/pmix hooks with a fake helper', () => {
   it("registers the namespace on every node and gives each rank the helper's environment", async () => {
     const step = await startStep();
     expect(step.rcs).toEqual([SLURM_SUCCESS, SLURM_SUCCESS]);
-    expect(step.clientEnv).toEqual(['SLURM_PMIX_MAPPING_SERV=(vector,(0,2,1),(0,1,1))']);
+    expect(step.clientEnv).toEqual([
+      'SLURM_PMIX_MAPPING_SERV=(vector,(0,2,1),(0,1,1))',
+      expect.stringMatching(/^SLURM_PMIX_SRUN_PORT=\d+$/),
+      expect.stringMatching(/^SLURM_PMIX_SRUN_KEY=[0-9a-f]{32}$/),
+    ]);
+    // The tasks see none of tsrun's internal variables.
+    expect(step.nodeEnvs).toEqual([0, 1].map(() => ['SLURM_PMIX_MAPPING_SERV=(vector,(0,2,1),(0,1,1))']));
     expect(await taskEnv(0, 1)).toEqual([
       'SLURM_PROCID=2',
       `PMIX_NAMESPACE=slurm.pmix.${jobid}.0`,
@@ -189,12 +197,12 @@ describe('mpi/pmix hooks with a fake helper', () => {
 });
 
 describe('mpi/pmix prefork without its coordinator', () => {
-  it('fails with a message (a node is only served from inside tsrun)', async () => {
+  it("fails with a message when the env has no tsrun's port", async () => {
     const rc = await pmix.p_mpi_hook_slurmstepd_prefork(
       { jobid: 9999, stepid: 0, nnodes: 1, ntasks: 1, nodeid: 0, node_name: 'n1', ltasks: 1, gtids: [0], step_layout: layout, step_done: new AbortController().signal, abort_step: () => {} },
       stepEnvOver([]),
     );
     expect(rc).toBe(SLURM_ERROR);
-    expect(errors).toEqual(['no PMIx coordinator for step 9999.0: a node can only be served from inside tsrun']);
+    expect(errors).toEqual(["mpi/pmix: unable to find tsrun's PMIx port in env (SLURM_PMIX_SRUN_PORT)"]);
   });
 });

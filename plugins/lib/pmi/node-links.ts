@@ -1,0 +1,158 @@
+// A node's links in the PMI tree (the slurmstepd side of Slurm's mpi/pmi2 tree.c): it says
+// hello to tsrun (address from the step's environment) and gets the welcome; a node whose
+// parent is tsrun keeps that connection as its link up, the others get their parent's address
+// from tsrun and connect to it; a node with children listens for them. Fences sent up before
+// the parent link is open wait for it.
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { JsonLink } from './json-link.js';
+import type { ChildHello, CoordinatorReply, NodeHello, PmiDown, PmiUp, PmiWelcome } from './messages.js';
+import type { TreePlace } from './tree-shape.js';
+
+/** What a node's tree links deliver to (NodePmiServer for PMI, a PMIx node for mpi/pmix). */
+export interface TreeMember {
+  /** A fence completion from the parent. */
+  receive(message: PmiDown): void;
+  attachChild(nodeid: number, down: (message: PmiDown) => void): void;
+  fromChild(nodeid: number, message: PmiUp): void;
+  childLost(nodeid: number): void;
+  parentLost(): void;
+}
+
+export interface JoinOptions<Member extends TreeMember> {
+  /** Where tsrun listens. */
+  host: string;
+  port: number;
+  /** The step's secret, from the environment. */
+  key: string;
+  nodeid: number;
+  place: TreePlace;
+  /** Makes the node's server once the welcome is here; `up` sends to the parent. */
+  makeServer(welcome: PmiWelcome, up: (message: PmiUp) => void): Member;
+}
+
+export interface NodeLinks<Member extends TreeMember> {
+  readonly server: Member;
+  /** Settles once the link up is open (or could not be opened, which the server was told). */
+  readonly linkedUp: Promise<void>;
+  close(): void;
+}
+
+/** Joins the step's tree; rejects if tsrun cannot be reached or hangs up before its welcome. */
+export async function joinTree<Member extends TreeMember>(options: JoinOptions<Member>): Promise<NodeLinks<Member>> {
+  const { place, key, nodeid } = options;
+  const socket = await connected(connect(options.port, options.host));
+  const toTsrun = new JsonLink<CoordinatorReply | PmiDown, NodeHello | PmiUp>(socket);
+  const links = new Set<JsonLink<unknown, unknown>>([toTsrun]);
+  let listener: Server | undefined;
+  const close = (): void => {
+    listener?.close();
+    for (const link of links) link.close();
+  };
+
+  // Events that may come before the welcome made the server are held until it exists.
+  let server: Member | undefined;
+  const pending: Array<(server: Member) => void> = [];
+  const withServer = (use: (server: Member) => void): void => {
+    if (server) use(server);
+    else pending.push(use);
+  };
+
+  const acceptChild = (child: Socket): void => {
+    const link = new JsonLink<ChildHello | PmiUp, PmiDown>(child);
+    links.add(link);
+    let childId: number | undefined;
+    link.handle({
+      message: (message) => {
+        if (childId !== undefined) return withServer((s) => s.fromChild(childId!, message as PmiUp));
+        const hello = message as ChildHello;
+        if (hello.kind !== 'child' || hello.key !== key || !place.children.includes(hello.nodeid)) return link.close();
+        childId = hello.nodeid;
+        withServer((s) => s.attachChild(hello.nodeid, (down) => link.send(down)));
+      },
+      lost: () => {
+        if (childId !== undefined) withServer((s) => s.childLost(childId!));
+      },
+    });
+  };
+  if (place.children.length > 0) {
+    // On the address tsrun was reached from: the one the other nodes can reach too.
+    listener = await listening(createServer(acceptChild), socket.localAddress ?? '127.0.0.1');
+  }
+
+  // The link up: tsrun's connection, or the parent node's once tsrun said where it is.
+  let up: JsonLink<PmiDown, PmiUp> | undefined;
+  const queued: PmiUp[] = [];
+  const send = (message: PmiUp): void => {
+    if (up) up.send(message);
+    else queued.push(message);
+  };
+  const parentLost = (): void => withServer((s) => s.parentLost());
+  let linked = (): void => {};
+  const linkedUp = new Promise<void>((resolve) => {
+    linked = resolve;
+  });
+  const connectParent = (host: string, port: number): void => {
+    toTsrun.close();
+    const opened = connected(connect(port, host));
+    opened.then(linked, linked);
+    opened.then((parentSocket) => {
+      const link = new JsonLink<PmiDown, PmiUp | ChildHello>(parentSocket);
+      links.add(link);
+      link.send({ kind: 'child', key, nodeid });
+      up = link as JsonLink<PmiDown, PmiUp>;
+      for (const message of queued.splice(0)) up.send(message);
+      link.handle({ message: (message) => withServer((s) => s.receive(message)), lost: parentLost });
+    }, parentLost);
+  };
+  if (place.parent === null) {
+    up = toTsrun as JsonLink<PmiDown, PmiUp>;
+    linked();
+  }
+
+  const welcome = await new Promise<PmiWelcome>((resolve, reject) => {
+    let welcomed = false;
+    toTsrun.handle({
+      message: (message) => {
+        if (message.kind === 'welcome') {
+          welcomed = true;
+          resolve(message.welcome);
+        } else if (message.kind === 'parent') connectParent(message.host, message.port);
+        else withServer((s) => s.receive(message));
+      },
+      lost: () => {
+        if (!welcomed) reject(new Error(`tsrun (${options.host}:${options.port}) closed the PMI connection`));
+        else parentLost();
+        linked();
+      },
+    });
+    const port = listener ? (listener.address() as { port: number }).port : null;
+    toTsrun.send({ kind: 'hello', key, nodeid, parent: place.parent, port });
+  }).catch((error: unknown) => {
+    close();
+    throw error;
+  });
+  server = options.makeServer(welcome, send);
+  for (const use of pending.splice(0)) use(server);
+  return { server, linkedUp, close };
+}
+
+function connected(socket: Socket): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => {
+      socket.off('error', reject);
+      resolve(socket);
+    });
+    socket.once('error', reject);
+  });
+}
+
+function listening(server: Server, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      server.off('error', reject);
+      server.on('error', () => {});
+      resolve(server);
+    });
+  });
+}
