@@ -94,6 +94,11 @@ export class CtldClient {
     });
   }
 
+  /** This end's address on a TCP connection: one the controller's network reaches this host by. */
+  get localAddress(): string | undefined {
+    return this.link.socket.localAddress;
+  }
+
   close(): void {
     this.link.end();
   }

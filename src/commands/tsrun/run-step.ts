@@ -148,6 +148,9 @@ async function runWithMpi(
   config: ClusterConfig,
 ): Promise<StepResult> {
   const { mpi } = plugins;
+  const remote = await remoteNodes(alloc, layout.nodes, config, log);
+  // Nodes elsewhere reach tsrun (its PMI and I/O ports) by the address it reached them by.
+  if (remote) facts.launchNodeAddr = remote.launchAddr;
   const env = exportedEnv(req.export, process.env);
   const abort = new StepAbort();
   const state = await mpi.clientPrelaunch(
@@ -170,7 +173,6 @@ async function runWithMpi(
   let failure: unknown;
   let status: StepResult = { exitCode: 0, waitStatus: 0 };
   try {
-    const remote = await remoteNodes(alloc, layout.nodes, config, log);
     status = await launchStep({ req, alloc, layout, facts, env, plugins, log, abort, ...(remote && { remote }) });
   } catch (error) {
     failure = error;
@@ -189,7 +191,12 @@ async function runWithMpi(
  * In daemon mode (a TCP controller), where each node's daemon listens, as the controller knows
  * it; nodes without a daemon are emulated in this process.
  */
-async function remoteNodes(alloc: StepAllocation, nodes: readonly string[], config: ClusterConfig, log: Logger): Promise<RemoteNodes | undefined> {
+async function remoteNodes(
+  alloc: StepAllocation,
+  nodes: readonly string[],
+  config: ClusterConfig,
+  log: Logger,
+): Promise<(RemoteNodes & { launchAddr: string }) | undefined> {
   const target = alloc.controller;
   if (target === undefined || typeof target === 'string') return undefined;
   const client = await CtldClient.open(target);
@@ -197,6 +204,7 @@ async function remoteNodes(alloc: StepAllocation, nodes: readonly string[], conf
     const addresses = await client.call<Array<NodeAddress | null>>('node-addresses', { names: nodes });
     if (addresses.every((a) => a === null)) return undefined;
     return {
+      launchAddr: client.localAddress ?? '127.0.0.1',
       addresses,
       auth: target.auth,
       plugins: { clusterName: config.clusterName, plugins: config.plugins, options: config.options },
