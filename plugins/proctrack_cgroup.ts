@@ -9,6 +9,13 @@
 // cgroup v2 hierarchy among /sys/fs/cgroup and /sys/fs/cgroup/unified. The container id is
 // the step directory's inode number. Without a writable cgroup v2 hierarchy `init` fails with
 // the reason, so a cluster configured for this plugin says at once why it cannot run.
+//
+// Memory (cgroup.conf's names, as Slurm's task/cgroup does it): with `constrain_ram_space`
+// a step is limited to its memory on the node (`step_mem`, from --mem or --mem-per-cpu) times
+// `allowed_ram_space` percent (default 100), at least `min_ram_space` MB (default 30), swap
+// included; see lib/cgroup-memory.ts for where. A step without a memory request is not
+// limited. `proctrack_p_oom_events` counts the oom kills so that the step ends OUT_OF_MEMORY.
+// With `constrain_ram_space` and no writable memory controller `init` fails and says why.
 import { constants } from 'node:os';
 import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -26,6 +33,7 @@ import {
 } from '../src/plugin-api/index.js';
 import { killUntilEmpty } from './lib/kill-wait.js';
 import { isLive, readProc } from './lib/proc-table.js';
+import { findMemoryHierarchy, limitStep, oomKills, removeV1, type MemoryHierarchy } from './lib/cgroup-memory.js';
 
 export const plugin_name = 'Process tracking via linux cgroup freezer subsystem';
 export const plugin_type = 'proctrack/cgroup';
@@ -34,12 +42,21 @@ export const plugin_version = SLURM_VERSION_NUMBER(0, 1, 0);
 const { ESRCH, EINVAL, EBUSY } = constants.errno;
 const CANDIDATE_ROOTS = ['/sys/fs/cgroup', '/sys/fs/cgroup/unified'];
 const DEFAULT_UNKILLABLE_TIMEOUT = 60;
+const V1_MEMORY_ROOTS = ['/sys/fs/cgroup/memory'];
 
 let host: PluginHost | undefined;
 let base = '';
 let unkillableTimeout = DEFAULT_UNKILLABLE_TIMEOUT;
-/** Container id (inode) → the step's cgroup directory. */
-const containers = new Map<bigint, string>();
+/** Set when memory is constrained: where, and cgroup.conf's AllowedRAMSpace / MinRAMSpace. */
+let memory: { hierarchy: MemoryHierarchy; allowedPercent: number; minMb: number } | undefined;
+
+/** A step's cgroup directory, and its v1 memory directory when memory is limited there. */
+interface Container {
+  dir: string;
+  memoryDir?: string;
+}
+/** Container id (inode) → the step's directories. */
+const containers = new Map<bigint, Container>();
 
 export function init(h: PluginHost): Rc {
   host = h;
@@ -53,6 +70,26 @@ export function init(h: PluginHost): Rc {
   const timeout = h.options['unkillable_timeout'];
   if (typeof timeout === 'number' && Number.isFinite(timeout) && timeout >= 0) unkillableTimeout = timeout;
   h.log.debug(`proctrack/cgroup: steps under ${base}`);
+  return initMemory(h, usable);
+}
+
+// constrain_ram_space and its companions; a memory controller we cannot use is a refusal.
+function initMemory(h: PluginHost, v2Root: string): Rc {
+  const o = h.options;
+  memory = undefined;
+  if (o['constrain_ram_space'] === undefined || o['constrain_ram_space'] === false) return SLURM_SUCCESS;
+  if (o['constrain_ram_space'] !== true) return fail(EINVAL, 'proctrack/cgroup: constrain_ram_space must be true or false');
+  const allowed = o['allowed_ram_space'] ?? 100;
+  const min = o['min_ram_space'] ?? 30;
+  if (typeof allowed !== 'number' || !(allowed > 0)) return fail(EINVAL, 'proctrack/cgroup: allowed_ram_space must be a percentage above 0');
+  if (typeof min !== 'number' || !(min >= 0)) return fail(EINVAL, 'proctrack/cgroup: min_ram_space must be a number of MB');
+  const v1Roots = typeof o['memory_root'] === 'string' ? [o['memory_root']] : V1_MEMORY_ROOTS;
+  const hierarchy = findMemoryHierarchy(v2Root, v1Roots);
+  if (hierarchy === undefined) {
+    return fail(EINVAL, `proctrack/cgroup: constrain_ram_space: no writable memory controller (not in cgroup v2 ${v2Root}, no cgroup v1 memory hierarchy at ${v1Roots.join(', ')})`);
+  }
+  memory = { hierarchy, allowedPercent: allowed, minMb: min };
+  h.log.debug(`proctrack/cgroup: memory limited through cgroup v${hierarchy.version} ${hierarchy.root}`);
   return SLURM_SUCCESS;
 }
 
@@ -83,12 +120,16 @@ function stepName(stepid: number): string {
   return `step_${stepid}`;
 }
 
-export function proctrack_p_create(step: ProctrackStep): bigint | null {
-  const dir = path.join(base, `node_${step.node_name}`, `job_${step.jobid}`, stepName(step.stepid));
+export async function proctrack_p_create(step: ProctrackStep): Promise<bigint | null> {
+  const rel = path.join('tslurm', `node_${step.node_name}`, `job_${step.jobid}`, stepName(step.stepid));
+  const dir = path.join(path.dirname(base), rel);
   try {
     mkdirSync(dir, { recursive: true });
     const id = BigInt(statSync(dir).ino);
-    containers.set(id, dir);
+    const container: Container = { dir };
+    containers.set(id, container);
+    const limitMb = memoryLimitMb(step.step_mem ?? 0);
+    if (memory && limitMb > 0) container.memoryDir = await limitStep(memory.hierarchy, dir, rel, limitMb * 1024 * 1024);
     return id;
   } catch (error) {
     fail(EINVAL, `proctrack/cgroup: cannot make ${dir}: ${(error as Error).message}`);
@@ -96,21 +137,43 @@ export function proctrack_p_create(step: ProctrackStep): bigint | null {
   }
 }
 
+// task_cgroup_memory.c's limit: the step's memory times AllowedRAMSpace, at least MinRAMSpace.
+function memoryLimitMb(stepMem: number): number {
+  if (!memory || !(stepMem > 0)) return 0;
+  return Math.max(Math.floor((stepMem * memory.allowedPercent) / 100), memory.minMb);
+}
+
+/** tslurm's hook: the oom kills of the step's memory cgroup (0 when memory is not limited). */
+export async function proctrack_p_oom_events(cont_id: bigint): Promise<number> {
+  const container = containers.get(cont_id);
+  if (!memory || container === undefined) return 0;
+  return oomKills(memory.hierarchy, container.dir, container.memoryDir);
+}
+
 /**
  * The task joins its cgroup itself before it execs (a shell writes its own pid to
  * cgroup.procs, then execs the task): nothing it forks can start outside the step.
  */
 export function proctrack_p_join(step: ProctrackStep, task: ContainerTask): Rc {
-  const dir = step.cont_id === null ? undefined : containers.get(step.cont_id);
-  if (dir === undefined) return fail(EINVAL, `proctrack/cgroup: step ${step.jobid}.${step.stepid} has no container`);
-  task.argv.splice(0, 0, '/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', path.join(dir, 'cgroup.procs'));
+  const container = step.cont_id === null ? undefined : containers.get(step.cont_id);
+  if (container === undefined) return fail(EINVAL, `proctrack/cgroup: step ${step.jobid}.${step.stepid} has no container`);
+  const procs = path.join(container.dir, 'cgroup.procs');
+  if (container.memoryDir === undefined) {
+    task.argv.splice(0, 0, '/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', procs);
+  } else {
+    // The v1 memory cgroup first: nothing the task allocates is charged outside its limit.
+    const memoryProcs = path.join(container.memoryDir, 'cgroup.procs');
+    task.argv.splice(0, 0, '/bin/sh', '-c', 'echo $$ > "$0" && echo $$ > "$1" && shift && exec "$@"', memoryProcs, procs);
+  }
   return SLURM_SUCCESS;
 }
 
 export async function proctrack_p_add(step: ProctrackStep, pid: number): Promise<Rc> {
-  const dir = step.cont_id === null ? undefined : containers.get(step.cont_id);
-  if (dir === undefined) return fail(EINVAL, `proctrack/cgroup: step ${step.jobid}.${step.stepid} has no container`);
+  const container = step.cont_id === null ? undefined : containers.get(step.cont_id);
+  if (container === undefined) return fail(EINVAL, `proctrack/cgroup: step ${step.jobid}.${step.stepid} has no container`);
+  const { dir, memoryDir } = container;
   try {
+    if (memoryDir !== undefined) await writeFile(path.join(memoryDir, 'cgroup.procs'), String(pid));
     await writeFile(path.join(dir, 'cgroup.procs'), String(pid));
     return SLURM_SUCCESS;
   } catch (error) {
@@ -121,7 +184,7 @@ export async function proctrack_p_add(step: ProctrackStep, pid: number): Promise
 }
 
 export async function proctrack_p_signal(cont_id: bigint, signal: number): Promise<Rc> {
-  const dir = containers.get(cont_id);
+  const dir = containers.get(cont_id)?.dir;
   if (dir === undefined) return fail(ESRCH);
   const pids = await livePids(dir);
   if (signal === 0) return pids.length > 0 ? SLURM_SUCCESS : fail(ESRCH);
@@ -144,9 +207,11 @@ export async function proctrack_p_signal(cont_id: bigint, signal: number): Promi
 }
 
 export function proctrack_p_destroy(cont_id: bigint): Rc {
-  const dir = containers.get(cont_id);
+  const container = containers.get(cont_id);
   containers.delete(cont_id);
-  if (dir === undefined) return SLURM_SUCCESS;
+  if (container === undefined) return SLURM_SUCCESS;
+  if (container.memoryDir !== undefined) removeV1(container.memoryDir);
+  const { dir } = container;
   // The step, then its job and node levels once no other step uses them.
   for (let level = dir, i = 0; i < 3; level = path.dirname(level), i++) {
     try {
@@ -167,17 +232,17 @@ export async function proctrack_p_find(pid: number): Promise<bigint | null> {
   }
   const v2 = text.split('\n').find((line) => line.startsWith('0::'))?.slice(3);
   if (v2 === undefined) return null;
-  for (const [id, dir] of containers) if (dir.endsWith(v2)) return id;
+  for (const [id, { dir }] of containers) if (dir.endsWith(v2)) return id;
   return null;
 }
 
 export async function proctrack_p_has_pid(cont_id: bigint, pid: number): Promise<boolean> {
-  const dir = containers.get(cont_id);
+  const dir = containers.get(cont_id)?.dir;
   return dir !== undefined && (await livePids(dir)).includes(pid);
 }
 
 export async function proctrack_p_wait(cont_id: bigint): Promise<Rc> {
-  const dir = containers.get(cont_id);
+  const dir = containers.get(cont_id)?.dir;
   if (dir === undefined) return fail(EINVAL);
   const result = await killUntilEmpty(() => livePids(dir), () => proctrack_p_signal(cont_id, constants.signals.SIGKILL), unkillableTimeout);
   if (result.empty) return SLURM_SUCCESS;
@@ -185,7 +250,7 @@ export async function proctrack_p_wait(cont_id: bigint): Promise<Rc> {
 }
 
 export async function proctrack_p_get_pids(cont_id: bigint): Promise<number[] | null> {
-  const dir = containers.get(cont_id);
+  const dir = containers.get(cont_id)?.dir;
   if (dir === undefined) {
     fail(EINVAL);
     return null;

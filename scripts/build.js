@@ -21,6 +21,7 @@ const entryPoints = {
   index: src('src/index.ts'),
   'stepd/reaper': src('src/stepd/reaper-main.ts'),
   'stepd/batch': src('src/stepd/batch-main.ts'),
+  'stepd/bcast-writer': src('src/stepd/bcast-writer-main.ts'),
 };
 for (const dir of readdirSync(src('src/commands'))) {
   entryPoints[`commands/${dir}`] = src(`src/commands/${dir}/index.ts`);

@@ -14,6 +14,7 @@ export const SLURM_NAMES: Readonly<Record<string, string>> = {
   sinfo: 'tsinfo',
   scontrol: 'tscontrol',
   scancel: 'tscancel',
+  sbcast: 'tsbcast',
 };
 
 export function isSlurmName(bin: string): boolean {

@@ -114,10 +114,20 @@ export function slurm_strerror(errnum: number | ErrnoName): string {
   return 'Unknown negative error number';
 }
 
+// Where libuv words an errno differently from glibc's strerror(), which Slurm prints.
+const glibcTexts: Readonly<Record<string, string>> = {
+  EEXIST: 'File exists',
+  EISDIR: 'Is a directory',
+  EBUSY: 'Device or resource busy',
+  EXDEV: 'Invalid cross-device link',
+  ETXTBSY: 'Text file busy',
+};
+
 function systemErrorText(errnum: number): string {
   // Node has no strerror(); libuv's error map carries the C library's texts, keyed by -errno.
   const entry = getSystemErrorMap().get(-errnum);
-  return entry ? entry[1].charAt(0).toUpperCase() + entry[1].slice(1) : `Unknown error ${errnum}`;
+  if (!entry) return `Unknown error ${errnum}`;
+  return glibcTexts[entry[0]] ?? entry[1].charAt(0).toUpperCase() + entry[1].slice(1);
 }
 
 /** Every known errno name, for tests and `--help` listings. */

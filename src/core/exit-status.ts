@@ -5,6 +5,7 @@
 import { constants } from 'node:os';
 import { slurm_strerror } from './errno.js';
 import { signalText } from './signal-text.js';
+import { SIG_OOM } from './oom.js';
 
 export interface TaskExit {
   taskId: number;
@@ -14,6 +15,11 @@ export interface TaskExit {
   /** Signal that ended the task (number or Node's name, 'SIGKILL'), else null. */
   signal: number | NodeJS.Signals | null;
   coreDumped?: boolean;
+  /**
+   * The step had an out-of-memory kill on this task's node: slurmstepd then reports SIG_OOM
+   * for the node's tasks instead of their own status, and srun says "Out Of Memory".
+   */
+  outOfMemory?: boolean;
 }
 
 export interface FoldOptions {
@@ -45,8 +51,11 @@ export interface FoldedExit {
 export function foldTaskExits(tasks: readonly TaskExit[], options: FoldOptions = {}): FoldedExit {
   const messages: string[] = [];
   let terminatingSent = false;
+  let oomPrinted = false;
   for (const group of groupByNodeAndStatus(tasks)) {
-    const line = statusLine(group, options);
+    // srun prints "Out Of Memory" for the first such message only (launch_slurm.c's oom_printed).
+    const line = group[0]!.outOfMemory ? (oomPrinted ? undefined : oomLine(group)) : statusLine(group, options);
+    if (group[0]!.outOfMemory) oomPrinted = true;
     if (line !== undefined) messages.push(line);
     if (options.killOnBadExit && options.stepId && !terminatingSent && isAbnormal(group[0]!)) {
       messages.push(`launch/slurm: _step_signal: Terminating StepId=${options.stepId}`);
@@ -54,7 +63,7 @@ export function foldTaskExits(tasks: readonly TaskExit[], options: FoldOptions =
     }
   }
   // step_launch.c says this once at the end when any task died of SIGTERM or SIGKILL.
-  const signals = tasks.map(signalNumber);
+  const signals = tasks.filter((t) => !t.outOfMemory).map(signalNumber);
   const { SIGKILL, SIGTERM } = constants.signals;
   if (options.stepId && !options.aborted && signals.some((s) => s === SIGKILL || s === SIGTERM)) {
     messages.push(`Force Terminated StepId=${options.stepId}`);
@@ -62,6 +71,8 @@ export function foldTaskExits(tasks: readonly TaskExit[], options: FoldOptions =
   // reduce, not Math.max(...list): a step can have more tasks than a call has arguments.
   const worstSignal = signals.reduce<number>((worst, s) => Math.max(worst, s ?? 0), 0);
   const worstCode = tasks.reduce((worst, t) => Math.max(worst, t.exitCode ?? 0), 0);
+  // SIG_OOM sticks in srun's global_rc; fini_srun makes 253 into 128 + WTERMSIG(253) = 253.
+  if (tasks.some((t) => t.outOfMemory)) return { exitCode: SIG_OOM, messages };
   return { exitCode: worstSignal > 0 ? 128 + worstSignal : worstCode, messages };
 }
 
@@ -70,6 +81,7 @@ export function foldTaskExits(tasks: readonly TaskExit[], options: FoldOptions =
  * as a wait status (0:9 in scontrol's ExitCode=), else the highest exit code (3:0).
  */
 export function waitStatusOf(tasks: readonly TaskExit[]): number {
+  if (tasks.some((t) => t.outOfMemory)) return SIG_OOM;
   const worstSignal = tasks.reduce<number>((worst, t) => Math.max(worst, signalNumber(t) ?? 0), 0);
   const worstCode = tasks.reduce((worst, t) => Math.max(worst, t.exitCode ?? 0), 0);
   return worstSignal > 0 ? worstSignal : (worstCode & 0xff) << 8;
@@ -99,10 +111,16 @@ function statusLine(group: readonly TaskExit[], options: FoldOptions): string | 
   return `error: ${where}: Exited with exit code ${first.exitCode}`;
 }
 
+function oomLine(group: readonly TaskExit[]): string {
+  const ids = formatTaskIds(group.map((t) => t.taskId));
+  return `error: ${group[0]!.nodeName}: ${group.length === 1 ? 'task' : 'tasks'} ${ids}: Out Of Memory`;
+}
+
 function groupByNodeAndStatus(tasks: readonly TaskExit[]): TaskExit[][] {
   const groups = new Map<string, TaskExit[]>();
   for (const task of tasks) {
-    const key = `${task.nodeName}\0${task.exitCode}\0${signalNumber(task)}\0${task.coreDumped === true}`;
+    // Tasks of an OOM'd node all carry SIG_OOM, whatever their own status was.
+    const key = task.outOfMemory ? `${task.nodeName}\0oom` : `${task.nodeName}\0${task.exitCode}\0${signalNumber(task)}\0${task.coreDumped === true}`;
     const group = groups.get(key);
     if (group) group.push(task);
     else groups.set(key, [task]);
@@ -111,7 +129,7 @@ function groupByNodeAndStatus(tasks: readonly TaskExit[]): TaskExit[][] {
 }
 
 function isAbnormal(task: TaskExit): boolean {
-  return signalNumber(task) !== null || (task.exitCode ?? 0) !== 0;
+  return task.outOfMemory === true || signalNumber(task) !== null || (task.exitCode ?? 0) !== 0;
 }
 
 function signalNumber(task: TaskExit): number | null {

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { INFINITE } from '../core/slurm-constants.js';
 import { UserError } from '../core/errors.js';
 import { isFinished } from '../core/job-state.js';
+import { isOomStatus } from '../core/oom.js';
 import { compressHostlist } from '../core/hostlist.js';
 import { batchOutputPath } from '../core/io-pattern.js';
 import {
@@ -19,6 +20,7 @@ import {
   JOB_COMPLETING,
   JOB_FAILED,
   JOB_NODE_FAIL,
+  JOB_OOM,
   JOB_PENDING,
   JOB_RUNNING,
   JOB_STATE_BASE,
@@ -111,6 +113,7 @@ export class BatchJobs implements Launcher {
       stdin: job.desc.input === undefined ? '/dev/null' : batchOutputPath(job.desc.input, patternFacts),
       openMode: job.desc.openMode ?? (job.requeueCount > 0 ? 'append' : 'truncate'),
       killWaitSeconds,
+      memLimitMb: job.desc.memPerNode ?? (job.desc.memPerCpu ?? 0) * (record.job_resrcs?.cpus[0] ?? 1),
     };
     writeFileSync(files.spec, JSON.stringify(spec));
     const main = fileURLToPath(new URL('../stepd/batch.js', import.meta.url));
@@ -232,7 +235,7 @@ export class BatchJobs implements Launcher {
     const { ctl } = this;
     const record = job.record;
     const cause = job.killCause ?? result.cause;
-    const state = cause ? stateFor(cause) : result.failure === null && result.status === 0 ? JOB_COMPLETE : JOB_FAILED;
+    const state = cause ? stateFor(cause) : result.failure === null ? endState(result.status) : JOB_FAILED;
     record.job_state = state;
     record.end_time = Math.floor(Date.now() / 1000);
     job.exitStatus = result.status;
@@ -280,6 +283,12 @@ export class BatchJobs implements Launcher {
   }
 }
 
+/** The state of a job that ended by itself, from its wait status (slurmctld's job_complete). */
+export function endState(status: number): number {
+  if (isOomStatus(status)) return JOB_OOM;
+  return status === 0 ? JOB_COMPLETE : JOB_FAILED;
+}
+
 export function stateFor(cause: KillCause): number {
   return cause === 'TIMEOUT' ? JOB_TIMEOUT : cause === 'NODE_FAIL' ? JOB_NODE_FAIL : JOB_CANCELLED;
 }
@@ -289,6 +298,7 @@ export function stateFor(cause: KillCause): number {
 export function endReason(state: number, status: number): string {
   if (state === JOB_TIMEOUT) return 'TimeLimit';
   if (state === JOB_NODE_FAIL) return 'NodeDown';
+  if (state === JOB_OOM) return 'OutOfMemory';
   if (state !== JOB_FAILED) return 'None';
   return (status & 0x7f) !== 0 ? 'JobLaunchFailure' : 'NonZeroExitCode';
 }

@@ -10,9 +10,9 @@ import { readFileSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
 import { INFINITE } from '../core/slurm-constants.js';
 import { isFinished } from '../core/job-state.js';
-import { JOB_COMPLETE, JOB_COMPLETING, JOB_FAILED, JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE } from '../plugin-api/records.js';
+import { JOB_COMPLETING, JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE } from '../plugin-api/records.js';
 import type { JobDescriptor } from '../protocol/job-desc.js';
-import { endReason, stateFor, type BatchJobs } from './batch-jobs.js';
+import { endReason, endState, stateFor, type BatchJobs } from './batch-jobs.js';
 import type { Controller } from './controller.js';
 import type { Scheduler } from './daemon.js';
 import { takeJobIds } from './id-counters.js';
@@ -228,7 +228,7 @@ export class InteractiveJobs {
     // still open is answered with no order, which tells tsrun the job is over.
     this.holders.get(record.job_id)?.deliver?.({});
     this.holders.delete(record.job_id);
-    const state = job.killCause ? stateFor(job.killCause) : status === 0 ? JOB_COMPLETE : JOB_FAILED;
+    const state = job.killCause ? stateFor(job.killCause) : endState(status);
     record.job_state = state;
     record.end_time = now();
     job.exitStatus = status;

@@ -31,6 +31,13 @@ export class ProctrackFacade {
     return this.check('proctrack_p_join', [step, task]);
   }
 
+  /** proctrack_p_oom_events (tslurm's), when the plugin has it: the container's oom kills, else 0. */
+  async oomEvents(contId: bigint): Promise<number> {
+    if (typeof this.plugin.module['proctrack_p_oom_events'] !== 'function') return 0;
+    const count = await this.ask<number>('proctrack_p_oom_events', [contId]);
+    return typeof count === 'number' && Number.isInteger(count) && count > 0 ? count : 0;
+  }
+
   /** proctrack_g_add → proctrack_p_add: each task right after its spawn. */
   add(step: ProctrackStep, pid: number): Promise<void> {
     return this.check('proctrack_p_add', [step, pid]);

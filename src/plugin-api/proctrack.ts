@@ -12,7 +12,8 @@
  * `proctrack_p_find`, `proctrack_p_has_pid` and `proctrack_p_get_pids` answer questions
  * (e.g. `tscontrol listpids`).
  *
- * Every function is required. On failure set an errno through `host.slurm_seterrno`; errno
+ * Every Slurm function is required; tslurm's `proctrack_p_join` and `proctrack_p_oom_events`
+ * are optional. On failure set an errno through `host.slurm_seterrno`; errno
  * values are never return values.
  */
 import type { MaybePromise, PluginHeader, Rc, SymbolTable } from './common.js';
@@ -34,6 +35,12 @@ export interface ProctrackStep {
    * to `proctrack_p_create`: a plugin may add a variable that marks the step's processes.
    */
   readonly env?: StepEnv;
+  /**
+   * The step's memory on this node in MB (Slurm's `job->step_mem`): `--mem`, or `--mem-per-cpu`
+   * times the CPUs on the node; 0 or absent means none was asked for. A plugin that constrains
+   * memory (proctrack/cgroup with `constrain_ram_space`) limits the container to it.
+   */
+  readonly step_mem?: number;
 }
 
 /** A process tracking plugin. */
@@ -101,9 +108,19 @@ export interface ProctrackPlugin extends PluginHeader {
    * @returns SLURM_SUCCESS, or SLURM_ERROR (the task is not started).
    */
   proctrack_p_join?: (step: ProctrackStep, task: import('./job-container.js').ContainerTask) => MaybePromise<Rc>;
+
+  /**
+   * tslurm's addition: how many processes of container `cont_id` the kernel's out-of-memory
+   * killer ended (Slurm's task/cgroup counts them in task_cgroup_memory_check_oom). The host
+   * asks once the step's tasks on the node have ended, after `proctrack_p_wait` and before
+   * `proctrack_p_destroy`; a count above 0 makes the step end OUT_OF_MEMORY, with slurmstepd's
+   * "Detected N oom-kill event(s)" line. Default: 0 (the plugin limits no memory).
+   * @returns the count (0 when none, or when the plugin cannot tell).
+   */
+  proctrack_p_oom_events?: (cont_id: bigint) => MaybePromise<number>;
 }
 
-/** Every proctrack API function: all of Slurm's are required; tslurm's join is optional. */
+/** Every proctrack API function: all of Slurm's are required; tslurm's join and oom_events are optional. */
 export const proctrackSymbols = {
   proctrack_p_create: 'required',
   proctrack_p_add: 'required',
@@ -114,4 +131,5 @@ export const proctrackSymbols = {
   proctrack_p_wait: 'required',
   proctrack_p_get_pids: 'required',
   proctrack_p_join: 'optional',
+  proctrack_p_oom_events: 'optional',
 } as const satisfies SymbolTable<ProctrackPlugin>;

@@ -20,6 +20,8 @@ export interface BatchSpec {
   openMode: 'append' | 'truncate';
   /** SIGTERM, then SIGKILL after this many seconds (KillWait). */
   killWaitSeconds: number;
+  /** The job's memory on this node in MB (--mem, or --mem-per-cpu × CPUs); 0 or absent: none asked for. */
+  memLimitMb?: number;
 }
 
 /** Why the controller asked the batch step to end (written before it sends SIGTERM). */
@@ -33,7 +35,7 @@ export interface KillRequest {
 
 /** What the batch step daemon leaves behind: the script's wait status. */
 export interface BatchResult {
-  /** Wait status: exit code << 8, or the signal number. */
+  /** Wait status: exit code << 8, or the signal number; SIG_OOM (253) after an oom kill. */
   status: number;
   /** The cause, when the controller asked the job to end. */
   cause: KillRequest['cause'] | null;

@@ -12,6 +12,7 @@ import { JobContainerFacade } from '../interfaces/job-container.js';
 import { ProctrackFacade } from '../interfaces/proctrack.js';
 import { SLURM_BATCH_SCRIPT } from '../plugin-api/records.js';
 import { envArrayToObject } from '../core/env-array.js';
+import { oomEventsMessage, SIG_OOM } from '../core/oom.js';
 import { StepContainer, type ContainerPlugins } from './step-container.js';
 import { stepEnvOver } from './step-env.js';
 import type { BatchResult, BatchSpec, KillRequest } from './batch-spec.js';
@@ -78,7 +79,8 @@ async function runScript(
   jobDir: string,
 ): Promise<BatchResult> {
   const env = [...spec.env];
-  const container = await StepContainer.open(plugins, { jobId: spec.jobId, stepId: SLURM_BATCH_SCRIPT, nodeName: spec.nodeName }, stepEnvOver(env));
+  const ids = { jobId: spec.jobId, stepId: SLURM_BATCH_SCRIPT, nodeName: spec.nodeName, stepMem: spec.memLimitMb };
+  const container = await StepContainer.open(plugins, ids, stepEnvOver(env));
   // SLURM_TASK_PID is the script's own pid: a shell sets it and execs the script, keeping the pid.
   const task = {
     argv: ['/bin/sh', '-c', 'SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$0" "$@"', spec.script, ...spec.argv],
@@ -130,10 +132,19 @@ async function runScript(
 
   const outcome = await exited;
   // The script is gone; whatever it left behind is not (daemons, background jobs).
-  await container.close();
+  const oomKills = await container.close();
   if (killTimer) clearTimeout(killTimer);
   if (typeof outcome === 'string') {
     return { status: execStatus(outcome), cause: null, failure: `execve(): ${spec.script}: ${outcome}` };
+  }
+  if (oomKills > 0) {
+    // slurmstepd's line in the job's output; the job's status becomes SIG_OOM (mgr.c).
+    try {
+      writeSync(fds.err, `slurmstepd: error: ${oomEventsMessage(oomKills, `${spec.jobId}.batch`)}\n`);
+    } catch {
+      // the output file may be gone; the status still says it
+    }
+    return { status: SIG_OOM, cause: null, failure: null };
   }
   return { status: outcome, cause: null, failure: null };
 }

@@ -12,6 +12,7 @@ import { signalTaskGroup, spawnTask, type SpawnedTask, type TaskOutcome } from '
 import { StepContainer, type StepdPlugins } from './step-container.js';
 import { compressHostlist } from '../core/hostlist.js';
 import { execFailure, type TaskExit } from '../core/exit-status.js';
+import { oomEventsMessage } from '../core/oom.js';
 
 /** Where a node's task output and daemon messages go (tsrun in embedded mode, a socket otherwise). */
 export interface NodeIoSink {
@@ -37,7 +38,10 @@ export interface NodeStep {
   stdin(taskId: number): Writable | undefined;
   /** Signal every process of the step on this node (proctrack_p_signal on its container). */
   signal(signal: NodeJS.Signals): void;
-  /** Resolves when every task ended, the step's container is empty and their output drained. */
+  /**
+   * Resolves when every task ended, the step's container is empty and their output drained,
+   * with the tasks' final exits: marked `outOfMemory` when the step had an oom kill here.
+   */
   done: Promise<TaskExit[]>;
 }
 
@@ -70,7 +74,8 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
 
   const env = nodeEnv(spec);
   // Before the env is copied for each task: proctrack_p_create may add a variable to it.
-  const container = await StepContainer.open(plugins, { jobId: step.jobId, stepId: step.stepId, nodeName }, stepEnvOver(env));
+  const ids = { jobId: step.jobId, stepId: step.stepId, nodeName, stepMem: spec.memLimitMb };
+  const container = await StepContainer.open(plugins, ids, stepEnvOver(env));
   const stepInfo: MpiStepInfo = {
     jobid: step.jobId,
     stepid: step.stepId,
@@ -145,10 +150,13 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     // task leads its own group, so the groups are killed too: a task that ended before
     // proctrack_p_add could see it may have left children there.
     for (const { spawned } of tasks) signalTaskGroup(spawned.child, 'SIGKILL');
-    await container.close().catch(report);
+    const oomKills = await container.close().catch((error: unknown) => (report(error), 0));
     await Promise.all(tasks.map((t) => t.spawned.closed));
     stepDone.abort();
-    return exits;
+    if (oomKills === 0) return exits;
+    // slurmstepd's line, then every task of this node reported as SIG_OOM (mgr.c _send_exit_msg).
+    report(oomEventsMessage(oomKills, `${step.jobId}.${step.stepId}`));
+    return exits.map((exit) => ({ ...exit, outOfMemory: true }));
   })();
 
   return {

@@ -50,4 +50,6 @@ export interface NodeLaunchSpec {
   stdin: 'all' | 'none' | number | { files: string[] };
   /** SIGTERM, then SIGKILL after this many seconds (Slurm's KillWait). */
   killWaitSeconds: number;
+  /** The step's memory on this node in MB (--mem, or --mem-per-cpu × CPUs); 0 or absent: none asked for. */
+  memLimitMb?: number;
 }

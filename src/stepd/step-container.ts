@@ -27,12 +27,19 @@ export class StepContainer {
     readonly step: ProctrackStep & { cont_id: bigint },
   ) {}
 
-  /** container_g_create (once per job here), then proctrack_g_create for the step. */
-  static async open(plugins: ContainerPlugins, ids: { jobId: number; stepId: number; nodeName: string }, env: StepEnv): Promise<StepContainer> {
+  /**
+   * container_g_create (once per job here), then proctrack_g_create for the step. `stepMem`:
+   * the step's memory on this node in MB (0: none asked for), for a plugin that limits it.
+   */
+  static async open(
+    plugins: ContainerPlugins,
+    ids: { jobId: number; stepId: number; nodeName: string; stepMem?: number },
+    env: StepEnv,
+  ): Promise<StepContainer> {
     const uid = process.getuid?.() ?? 0;
     const gid = process.getgid?.() ?? 0;
     await plugins.container.create(ids.jobId);
-    const base = { jobid: ids.jobId, stepid: ids.stepId, uid, gid, node_name: ids.nodeName, cont_id: null };
+    const base = { jobid: ids.jobId, stepid: ids.stepId, uid, gid, node_name: ids.nodeName, cont_id: null, step_mem: ids.stepMem ?? 0 };
     const contId = await plugins.proctrack.create({ ...base, env });
     return new StepContainer(plugins, { ...base, cont_id: contId });
   }
@@ -72,12 +79,15 @@ export class StepContainer {
 
   /**
    * The step is over: SIGKILL whatever is left, proctrack_g_wait until the container is empty,
-   * then proctrack_g_destroy (also when the wait failed; the failure is rethrown after it).
+   * count the out-of-memory kills while the container still exists, then proctrack_g_destroy
+   * (also when the wait failed; the failure is rethrown after it).
+   * @returns how many of the step's processes the out-of-memory killer ended (0: none).
    */
-  async close(): Promise<void> {
+  async close(): Promise<number> {
     try {
       await this.signal('SIGKILL');
       await this.plugins.proctrack.wait(this.step.cont_id);
+      return await this.plugins.proctrack.oomEvents(this.step.cont_id);
     } finally {
       await this.plugins.proctrack.destroy(this.step.cont_id);
     }

@@ -17,7 +17,7 @@ describe('Slurm names through tslurm-dropin', () => {
   it('writes the six commands and prints where', async () => {
     const made = await runBin('tslurm-dropin', [bin]);
     expect(made).toEqual({ exitCode: 0, stdout: `${bin}\n`, stderr: '' });
-    for (const name of ['srun', 'sbatch', 'squeue', 'sinfo', 'scontrol', 'scancel']) expect(existsSync(path.join(bin, name))).toBe(true);
+    for (const name of ['srun', 'sbatch', 'squeue', 'sinfo', 'scontrol', 'scancel', 'sbcast']) expect(existsSync(path.join(bin, name))).toBe(true);
   });
 
   it("speaks as Slurm's commands: their names in errors, Slurm's version line", async () => {

@@ -19,8 +19,9 @@ export interface TestController {
   stop(): Promise<void>;
 }
 
-export function testController(extraEnv: Record<string, string> = {}): TestController {
-  const root = mkdtempSync(path.join(tmpdir(), 'tslurm-ctld-'));
+/** `parent`: where its directories go (outside /tmp for jobs whose tasks get a private /tmp). */
+export function testController(extraEnv: Record<string, string> = {}, parent = tmpdir()): TestController {
+  const root = mkdtempSync(path.join(parent, 'tslurm-ctld-'));
   const stateDir = path.join(root, 'state');
   const workDir = path.join(root, 'work');
   mkdirSync(workDir, { recursive: true });

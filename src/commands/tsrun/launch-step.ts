@@ -119,8 +119,11 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
     const stopStdin = forwardStdin(
       nodes.flatMap((node) => layout.nodeOfTask.flatMap((_, taskId) => node.stdin(taskId) ?? [])),
     );
-    await Promise.all(nodes.map((node) => node.done));
+    const finals = (await Promise.all(nodes.map((node) => node.done))).flat();
     stopStdin();
+    // The nodes' final word on each task (an oom kill found at the end marks them), in arrival order.
+    const byTask = new Map(finals.map((exit) => [exit.taskId, exit]));
+    exits.splice(0, exits.length, ...exits.map((exit) => byTask.get(exit.taskId) ?? exit));
   } finally {
     watch.stop();
     reaper.done();
@@ -173,7 +176,13 @@ function nodeSpec(ctx: LaunchContext, nodeId: number, argvs: string[][] | undefi
     env,
     stdin: typeof stdinPlan === 'object' ? { files: tids.map((t) => stdinPlan.files[t]!) } : stdinPlan,
     killWaitSeconds: killWaitSeconds(),
+    memLimitMb: stepMemory(req, alloc.cpusPerNode[allocIndex] ?? 1),
   };
+}
+
+/** The step's memory on a node in MB: --mem, else --mem-per-cpu × the CPUs there; 0 when neither. */
+function stepMemory(req: LaunchContext['req'], cpusOnNode: number): number {
+  return req.memPerNode ?? (req.memPerCpu ?? 0) * cpusOnNode;
 }
 
 export function killWaitSeconds(): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { execFailure, foldTaskExits } from '../../../src/core/exit-status.js';
+import { execFailure, foldTaskExits, waitStatusOf } from '../../../src/core/exit-status.js';
 import type { TaskExit } from '../../../src/core/exit-status.js';
 import { signalText } from '../../../src/core/signal-text.js';
 
@@ -141,6 +141,27 @@ describe('foldTaskExits', () => {
   it('adds " (core dumped)" when the task dumped core', () => {
     const result = foldTaskExits([{ ...killed(0, 'node1', 'SIGSEGV'), coreDumped: true }]);
     expect(result.messages).toEqual(['error: node1: task 0: Segmentation fault (core dumped)']);
+  });
+});
+
+// launch_slurm.c _task_finish (22.05): a SIG_OOM status prints "Out Of Memory" once (oom_printed)
+// and sticks in global_rc, which fini_srun makes 128 + WTERMSIG(253) = 253; 253 is no SIGKILL,
+// so no "Force Terminated" line.
+describe('foldTaskExits with an out-of-memory node', () => {
+  const oom = (exit: TaskExit): TaskExit => ({ ...exit, outOfMemory: true });
+
+  it('one line for the node, exit 253, SIG_OOM as the wait status', () => {
+    const tasks = [oom(killed(0, 'node1', 'SIGKILL')), oom(exited(1, 'node1', 0))];
+    expect(foldTaskExits(tasks, { stepId: '5.0' })).toEqual({ exitCode: 253, messages: ['error: node1: tasks 0-1: Out Of Memory'] });
+    expect(waitStatusOf(tasks)).toBe(253);
+  });
+
+  it('only the first out-of-memory message is printed; other nodes report as usual; 253 beats a signal', () => {
+    const tasks = [oom(killed(1, 'node2', 'SIGKILL')), exited(0, 'node1', 3), oom(killed(2, 'node3', 'SIGKILL')), killed(3, 'node4', 'SIGTERM')];
+    expect(foldTaskExits(tasks, { stepId: '5.0' })).toEqual({
+      exitCode: 253,
+      messages: ['error: node2: task 1: Out Of Memory', 'error: node1: task 0: Exited with exit code 3', 'error: node4: task 3: Terminated', 'Force Terminated StepId=5.0'],
+    });
   });
 });
 
