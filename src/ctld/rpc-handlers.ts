@@ -14,6 +14,7 @@ import { submitJob } from './submit-job.js';
 import { interactiveHandlers } from './interactive-jobs.js';
 import { adminHandlers } from './admin-handlers.js';
 import { stepHandlers } from './step-registry.js';
+import { reservationHandlers } from './reservation-handlers.js';
 
 interface Caller {
   /** The requesting user (auth/none: as the client says; the socket is the owner's only). */
@@ -99,6 +100,8 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
     ...interactiveHandlers(batch),
 
     ...stepHandlers(ctl),
+
+    ...reservationHandlers(ctl, scheduler),
 
     shutdown: async () => {
       setImmediate(shutdown);
