@@ -21,4 +21,5 @@ export const {
   select_p_job_fini,
   select_p_step_finish,
   select_p_get_info_from_plugin,
+  select_p_resv_test,
 } = selectFunctions(core);

@@ -24,6 +24,7 @@ import {
   type PluginLog,
   type job_record_t,
   type node_record_t,
+  type resv_desc_msg_t,
   type Rc,
   type SelectJobTestArgs,
   type SelectJobTestResult,
@@ -36,6 +37,7 @@ import { place, type Engine, type NodeCounts } from './place.js';
 import { readRequest, type SelectRequest } from './request.js';
 import { Usage } from './usage.js';
 import { readSelectState, writeSelectState } from './select-state.js';
+import { pickReservationNodes } from './resv-pick.js';
 
 export interface SelectCoreOptions {
   readonly engine: Engine;
@@ -291,5 +293,9 @@ export function selectFunctions(core: SelectCore) {
     select_p_job_fini: (job_ptr: job_record_t): Rc => core.job_fini(job_ptr),
     select_p_step_finish: (step_ptr: step_record_t, killing_step: boolean): Rc => core.step_finish(step_ptr, killing_step),
     select_p_get_info_from_plugin: (dinfo: select_plugindata_info, _job_ptr: job_record_t | null): GetResult => core.get_info(dinfo),
+    select_p_resv_test: (_resv_desc_ptr: resv_desc_msg_t, node_cnt: number, avail_bitmap: Bitstr, _core_bitmap: Bitstr | null) => {
+      const nodes = pickReservationNodes(avail_bitmap, node_cnt);
+      return nodes === null ? null : { nodes };
+    },
   };
 }

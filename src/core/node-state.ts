@@ -15,12 +15,13 @@ import {
   NODE_STATE_MAINT,
   NODE_STATE_MIXED,
   NODE_STATE_NO_RESPOND,
+  NODE_STATE_RES,
   NODE_STATE_UNKNOWN,
 } from '../plugin-api/records.js';
 
 /** Every flag bit tslurm decodes (Slurm's NODE_STATE_FLAGS is wider). */
 export const NODE_STATE_FLAGS =
-  NODE_STATE_DRAIN | NODE_STATE_COMPLETING | NODE_STATE_NO_RESPOND | NODE_STATE_FAIL | NODE_STATE_MAINT;
+  NODE_STATE_DRAIN | NODE_STATE_COMPLETING | NODE_STATE_NO_RESPOND | NODE_STATE_FAIL | NODE_STATE_MAINT | NODE_STATE_RES;
 
 const BASE_NAMES: Record<number, string> = {
   [NODE_STATE_DOWN]: 'DOWN',
@@ -39,6 +40,7 @@ const FLAG_NAMES: ReadonlyArray<[number, string]> = [
   [NODE_STATE_FAIL, 'FAIL'],
   [NODE_STATE_MAINT, 'MAINTENANCE'],
   [NODE_STATE_NO_RESPOND, 'NOT_RESPONDING'],
+  [NODE_STATE_RES, 'RESERVED'],
 ];
 
 /** node_state_base_string(): `IDLE`, `DOWN`, ... (`INVALID` for a base Slurm does not know). */
@@ -58,6 +60,7 @@ export function nodeStateStringComplete(state: number): string {
 
 interface Names {
   maint: string;
+  resv: string;
   draining: string;
   drained: string;
   failing: string;
@@ -73,6 +76,7 @@ interface Names {
 
 const LONG: Names = {
   maint: 'MAINT',
+  resv: 'RESERVED',
   draining: 'DRAINING',
   drained: 'DRAINED',
   failing: 'FAILING',
@@ -88,6 +92,7 @@ const LONG: Names = {
 
 const COMPACT: Names = {
   maint: 'MAINT',
+  resv: 'RESV',
   draining: 'DRNG',
   drained: 'DRAIN',
   failing: 'FAILG',
@@ -132,6 +137,8 @@ function stateName(state: number, n: Names): string {
   if (base === NODE_STATE_DOWN) return mark(n.down);
   if (base === NODE_STATE_ALLOCATED) return maint || noResp ? mark(n.alloc) : comp ? `${n.alloc}+` : n.alloc;
   if (comp) return mark(n.comp);
+  // An idle node in an active reservation is `resv`; a busy one stays `mix`/`alloc` (observed on 22.05).
+  if (base === NODE_STATE_IDLE && (state & NODE_STATE_RES) !== 0) return noResp ? `${n.resv}*` : n.resv;
   if (base === NODE_STATE_IDLE) return mark(n.idle);
   if (base === NODE_STATE_MIXED) return mark(n.mixed);
   if (base === NODE_STATE_FUTURE) return mark(n.future);

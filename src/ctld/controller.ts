@@ -19,6 +19,7 @@ import { jobRecordFromDesc } from './job-from-desc.js';
 import { StateStore } from './state/state-store.js';
 import { applyProgress, progressOf, storedJobOf, type StoredJob } from './state/stored-job.js';
 import type { JobLookup } from './dependencies.js';
+import { Reservations } from './reservations.js';
 
 export interface ControllerOptions {
   config: ClusterConfig;
@@ -41,6 +42,8 @@ export class Controller implements JobLookup {
   /** The nodes' live states (drain, down, allocated, ...), kept on the table's records. */
   readonly nodeStates: NodeStates;
   readonly store: StateStore;
+  /** Advance reservations (tscontrol create reservation), saved beside the jobs. */
+  readonly reservations: Reservations;
   select!: Select;
   sched!: SchedPlugin;
   /** The priority the last submitted job got (priority/basic counts down from here). */
@@ -52,6 +55,7 @@ export class Controller implements JobLookup {
     this.table = NodeTable.fromConfig(options.config);
     this.nodeStates = new NodeStates(this.table, options.config);
     this.store = new StateStore(options.stateDir);
+    this.reservations = new Reservations(this.store.dir, this.table);
   }
 
   get log(): Logger {
@@ -62,6 +66,7 @@ export class Controller implements JobLookup {
   async start(): Promise<string[]> {
     const { config, registry } = this.options;
     const recovered = this.store.recover();
+    this.reservations.load((problem) => recovered.problems.push(problem));
     for (const stored of [...recovered.jobs.values()].sort((a, b) => a.id - b.id)) this.restoreJob(stored);
     this.nodeStates.restore(recovered.nodes.values());
     this.nodeStates.refresh(this.jobs.values());

@@ -3,11 +3,13 @@ import type { JobView } from '../protocol/job-view.js';
 import type { CtldJob } from './job.js';
 import type { Controller } from './controller.js';
 import { dependencyDisplay } from './dependencies.js';
+import { INFINITE } from '../core/slurm-constants.js';
 
 export function jobView(ctl: Controller, job: CtldJob): JobView {
   const { record: r, desc } = job;
   const res = r.job_resrcs;
   const running = r.node_bitmap !== null;
+  const expected = job.expectedStart;
   return {
     jobId: r.job_id,
     arrayJobId: job.arrayJobId,
@@ -24,8 +26,9 @@ export function jobView(ctl: Controller, job: CtldJob): JobView {
     timeLimit: r.time_limit,
     submitTime: r.submit_time,
     eligibleTime: job.eligibleTime,
-    startTime: r.start_time,
-    endTime: r.end_time === 0 && r.start_time === 0 ? 0 : r.end_time,
+    ...(expected !== undefined && !running
+      ? { startTime: expected, endTime: r.time_limit === INFINITE ? 0 : expected + r.time_limit * 60 }
+      : { startTime: r.start_time, endTime: r.end_time === 0 && r.start_time === 0 ? 0 : r.end_time }),
     nodes: r.nodes,
     numNodes: running ? (res?.nhosts ?? r.node_bitmap!.setCount()) : Math.max(r.details.min_nodes, 1),
     numCpus: running && res ? res.ncpus : r.details.min_cpus,
@@ -61,6 +64,8 @@ export function jobView(ctl: Controller, job: CtldJob): JobView {
     outputGiven: desc.output !== undefined,
     errorGiven: desc.error !== undefined || desc.output !== undefined,
     allocNode: desc.submitHost,
+    reservation: desc.reservation ?? null,
+    schedNodes: running ? null : (job.schedNodes ?? null),
   };
 }
 

@@ -37,6 +37,9 @@ export interface CtldJob {
   /** When the job was (last) made eligible, for `EligibleTime`. */
   eligibleTime: number;
   requeueCount: number;
+  /** While pending for resources: when and where select's WILL_RUN expects it to start. */
+  expectedStart?: number;
+  schedNodes?: string;
 }
 
 /** The `JobId` tsqueue and tscontrol print: `12` or `10_3` for an array task. */

@@ -3,16 +3,18 @@
 import type { ClusterInfo } from '../protocol/node-info.js';
 import type { Controller } from './controller.js';
 import { infoFromConfig } from './info-snapshot.js';
+import { reservedNodeFlags } from './reservation-nodes.js';
 
 export function liveClusterInfo(ctl: Controller): ClusterInfo {
   ctl.nodeStates.refresh(ctl.jobs.values());
   const info = infoFromConfig(ctl.options.config);
+  const reserved = reservedNodeFlags(ctl, Math.floor(Date.now() / 1000));
   for (const node of info.nodes) {
     const index = ctl.table.indexOf(node.name);
     if (index === undefined) continue;
     const admin = ctl.nodeStates.adminOf(index);
     const usage = ctl.nodeStates.usageOf(index);
-    node.nodeState = ctl.nodeStates.stateOf(index);
+    node.nodeState = ctl.nodeStates.stateOf(index) | (reserved[index] ?? 0);
     node.reason = admin.reason;
     node.reasonTime = admin.time;
     node.reasonUid = admin.uid;

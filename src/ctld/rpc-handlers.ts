@@ -15,6 +15,7 @@ import { interactiveHandlers } from './interactive-jobs.js';
 import { adminHandlers } from './admin-handlers.js';
 import { stepHandlers } from './step-registry.js';
 import { nodeDaemonHandlers } from './node-daemons.js';
+import { reservationHandlers } from './reservation-handlers.js';
 
 interface Caller {
   /** The requesting user (auth/none: as the client says; the socket is the owner's only). */
@@ -102,6 +103,7 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
     ...stepHandlers(ctl),
 
     ...nodeDaemonHandlers(() => batch.daemons!),
+    ...reservationHandlers(ctl, scheduler),
 
     shutdown: async () => {
       setImmediate(shutdown);

@@ -9,9 +9,13 @@ import { SLURM_SUCCESS } from '../plugin-api/common.js';
 import type { Bitstr, job_record_t } from '../plugin-api/records.js';
 import { isUsableNodeState } from './node-states.js';
 import type { SchedContext, SchedStartResult, SchedWillRunResult } from '../plugin-api/sched.js';
+import { SELECT_MODE_RUN_NOW } from '../plugin-api/select.js';
+import { nodeCountsOf } from '../interfaces/select.js';
 import type { Controller } from './controller.js';
 import { dependencyState } from './dependencies.js';
 import type { CtldJob } from './job.js';
+import { applyReservationLimits, reservationLimits } from './reservation-fit.js';
+import { estimateStarts } from './expected-start.js';
 
 export interface Launcher {
   /** Starts the batch step of a job that was just given resources. */
@@ -22,6 +26,8 @@ export interface Launcher {
 
 export async function schedulePass(ctl: Controller, launcher: Launcher, signal: AbortSignal): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
+  // Slurm removes a reservation at its end.
+  ctl.reservations.purgeEnded(now);
   const eligible: CtldJob[] = [];
   const byRecord = new Map<job_record_t, CtldJob>();
   for (const job of ctl.pendingJobs()) {
@@ -54,6 +60,7 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
   };
   const rc = await ctl.sched.slurm_sched_p_schedule(ctx);
   if (rc !== SLURM_SUCCESS) ctl.log.error(`sched: scheduling pass failed (rc ${rc})`);
+  await estimateStarts(eligible, (record) => willRun(ctl, record, usable), ctl.table);
 }
 
 /** Why the job must wait, whatever the resources; undefined when it may start. */
@@ -84,7 +91,7 @@ async function waitReason(ctl: Controller, job: CtldJob, now: number, launcher: 
   if (job.arrayJobId !== 0 && job.arrayMaxRunning !== undefined && runningTasks(ctl, job.arrayJobId) >= job.arrayMaxRunning) {
     return 'JobArrayTaskLimit';
   }
-  return undefined;
+  return reservationLimits(ctl, job, now).wait;
 }
 
 function runningTasks(ctl: Controller, arrayJobId: number): number {
@@ -100,14 +107,37 @@ function usableNodes(ctl: Controller): Bitstr {
   return bits;
 }
 
-/** The nodes a job may use: its partition's usable ones, minus -x, within `avail`. */
-function candidatesFor(ctl: Controller, record: job_record_t, usable: Bitstr, avail?: Bitstr): { now: Bitstr; configured: Bitstr } {
+/**
+ * The nodes a job may use: its partition's usable ones, minus -x, within `avail`, as the
+ * reservations allow (`configured`: its reservation's nodes only, whatever their state).
+ */
+function candidatesFor(ctl: Controller, record: job_record_t, usable: Bitstr, avail?: Bitstr): { now: Bitstr; configured: Bitstr; maint: Bitstr } {
   const configured = ctl.table.partitionBitmap(record.partition) ?? ctl.table.emptyBitmap();
   if (record.details.exc_node_bitmap) configured.andNot(record.details.exc_node_bitmap);
+  const job = ctl.jobs.get(record.job_id);
+  const limits = job ? reservationLimits(ctl, job, Math.floor(Date.now() / 1000)) : undefined;
+  if (limits?.only) configured.and(limits.only);
   const now = configured.copy();
   now.and(usable);
   if (avail) now.and(avail);
-  return { now, configured };
+  if (limits) applyReservationLimits(now, limits);
+  return { now, configured, maint: limits?.maint ?? ctl.table.emptyBitmap() };
+}
+
+// Slurm shows ReqNodeNotAvail when the nodes the job named are what is missing (reserved ones:
+// "May be reserved for other job"), and "Reserved for maintenance" when only a MAINT
+// reservation stands in the way (observed on Slurm 22.05).
+async function pendingReason(ctl: Controller, job: CtldJob, usable: Bitstr, now: Bitstr, maint: Bitstr): Promise<string> {
+  const named = job.record.details.req_node_bitmap;
+  if (named && !named.isSubsetOf(now) && named.isSubsetOf(usable)) return 'ReqNodeNotAvail, May be reserved for other job';
+  if (named && !named.isSubsetOf(usable)) return 'ReqNodeNotAvail';
+  if (maint.setCount() > 0) {
+    const withMaint = now.copy().or(maint);
+    withMaint.and(usable);
+    const test = await ctl.select.jobTest({ job: job.record, bitmap: withMaint, ...nodeCountsOf(job.record), mode: SELECT_MODE_RUN_NOW, preemptee_candidates: null, exc_core_bitmap: null });
+    if (test.nodes !== undefined) return 'ReqNodeNotAvail, Reserved for maintenance';
+  }
+  return 'Resources';
 }
 
 async function willRun(ctl: Controller, record: job_record_t, usable: Bitstr, avail?: Bitstr): Promise<SchedWillRunResult> {
@@ -129,11 +159,10 @@ async function start(
     job.reason = 'JobArrayTaskLimit';
     return { rc: errnoValue('ESLURM_NODES_BUSY'), reason: job.reason };
   }
-  const { now, configured } = candidatesFor(ctl, job.record, usable, avail);
+  const { now, configured, maint } = candidatesFor(ctl, job.record, usable, avail);
   const result = await ctl.select.allocate(job.record, now, configured);
   if (result.status === 'pending') {
-    // Slurm shows ReqNodeNotAvail when the nodes the job named are what is missing.
-    job.reason = job.record.details.req_node_bitmap && !job.record.details.req_node_bitmap.isSubsetOf(usable) ? 'ReqNodeNotAvail' : 'Resources';
+    job.reason = await pendingReason(ctl, job, usable, now, maint);
     return { rc: result.rc, reason: job.reason };
   }
   if (result.status === 'rejected') {

@@ -15,6 +15,7 @@ import type { Controller } from './controller.js';
 import { newJob, type CtldJob } from './job.js';
 export { newJob };
 import { checkKnownToCluster } from './request-checks.js';
+import { checkReservationAccess } from './reservations.js';
 
 const now = (): number => Math.floor(Date.now() / 1000);
 
@@ -83,6 +84,11 @@ export async function checkSubmission(ctl: Controller, desc: JobDescriptor): Pro
   }
   const configured = inPartition.copy();
   if (probe.details.exc_node_bitmap) configured.andNot(probe.details.exc_node_bitmap);
+  // A job in a reservation may only ever use its nodes (observed on Slurm 22.05: an unknown
+  // reservation is "Requested reservation is invalid", one the user is not in "Access denied").
+  if (desc.reservation !== undefined) {
+    configured.and(checkReservationAccess(ctl.reservations.get(desc.reservation), desc.userName, desc.userId).bits);
+  }
   const ever = await ctl.select.testOnly(probe, configured);
   if (ever.nodes === undefined) throw refusal(ever.rc);
   return { partition, probe, configured };

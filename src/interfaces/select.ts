@@ -16,6 +16,7 @@ import {
   type job_record_t,
   type job_resources_t,
   type node_record_t,
+  type resv_desc_msg_t,
   type step_record_t,
 } from '../plugin-api/records.js';
 import {
@@ -172,6 +173,20 @@ export class Select {
   /** When and where `job` would start (select_p_job_test in WILL_RUN). */
   async willRun(job: job_record_t, candidates: Bitstr, counts: NodeCountArgs = nodeCountsOf(job)): Promise<SelectJobTestResult> {
     return this.jobTest(this.testArgs(job, candidates, counts, SELECT_MODE_WILL_RUN));
+  }
+
+  /**
+   * select_g_resv_test → select_p_resv_test: `node_cnt` nodes out of `avail` for a
+   * reservation, or null when they cannot be found. The answer must be exactly that many
+   * nodes, all of them in `avail`.
+   */
+  async resvTest(resv: resv_desc_msg_t, node_cnt: number, avail: Bitstr): Promise<Bitstr | null> {
+    const answer = await this.call('select_p_resv_test', resv, node_cnt, avail.copy(), null);
+    if (answer === null) return null;
+    if (!answer.nodes.isSubsetOf(avail) || answer.nodes.setCount() !== node_cnt) {
+      this.refuse('select_p_resv_test', `returned ${answer.nodes.setCount()} node(s), not ${node_cnt} of the ${avail.setCount()} available`);
+    }
+    return answer.nodes;
   }
 
   /** select_g_job_begin → select_p_job_begin; a job_resrcs it sets must match node_bitmap. */

@@ -25,6 +25,8 @@ export const NODE_STATE_MIXED = 5;
 export const NODE_STATE_FUTURE = 6;
 export const NODE_STATE_BASE = 0x0000000f;
 /** Node state flags, or-ed onto the base state. */
+/** In an active advance reservation (sinfo's `resv`). */
+export const NODE_STATE_RES = 0x00000020;
 export const NODE_STATE_DRAIN = 0x00000200;
 export const NODE_STATE_COMPLETING = 0x00000400;
 export const NODE_STATE_NO_RESPOND = 0x00000800;

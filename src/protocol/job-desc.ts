@@ -89,6 +89,8 @@ export interface JobDescriptor {
   openMode: 'append' | 'truncate' | undefined;
   /** --comment. */
   comment: string | undefined;
+  /** --reservation: the advance reservation the job runs in (absent in older journals). */
+  reservation?: string;
   /**
    * tsrun's job (Slurm's BatchFlag=0): no script runs; the tsrun process with this pid holds
    * the allocation and runs the steps itself. Undefined for a batch job.

@@ -21,6 +21,7 @@ export interface JobView {
   timeLimit: number;
   submitTime: number;
   eligibleTime: number;
+  /** The start, or while pending the expected start (0: not known). */
   startTime: number;
   endTime: number;
   /** Allocated nodes (hostlist), or null while pending. */
@@ -72,4 +73,8 @@ export interface JobView {
   errorGiven: boolean;
   /** The host the job was submitted from (Slurm's AllocNode). */
   allocNode: string;
+  /** --reservation, or null. */
+  reservation?: string | null;
+  /** While pending: the nodes it is expected to start on (SchedNodeList), or null. */
+  schedNodes?: string | null;
 }

@@ -209,10 +209,12 @@ describe('tsqueue on a queue', () => {
 
   it('-o with squeue\'s fields for pending jobs', async () => {
     const r = await tsqueue(['-t', 'PD', '-p', 'debug', '-o', '%i|%j|%T|%r|%D|%C|%l|%L|%E|%K|%F|%A|%Q|%p|%h|%c|%m|%b|%a|%q|%N|%B|%S|%e']);
+    // Job 5 waits for node1, whose job (3) has a 30-minute limit: it is expected then.
+    const end3 = (await tsqueue(['-h', '-j', '3', '-o', '%e'])).stdout.trim();
     expect(r.stdout).toBe(
       lines(
         'JOBID|NAME|STATE|REASON|NODES|CPUS|TIME_LIMIT|TIME_LEFT|DEPENDENCY|ARRAY_TASK_ID|ARRAY_JOB_ID|JOBID|PRIORITY|PRIORITY|OVER_SUBSCRIBE|MIN_CPUS|MIN_MEMORY|TRES_PER_NODE|ACCOUNT|QOS|NODELIST|EXEC_HOST|START_TIME|END_TIME',
-        '5|big|PENDING|Resources|2|8|UNLIMITED|UNLIMITED|(null)|N/A|5|5|4294901756|0.99998474051244|OK|1|0|N/A|(null)|(null)||n/a|N/A|N/A',
+        `5|big|PENDING|Resources|2|8|UNLIMITED|UNLIMITED|(null)|N/A|5|5|4294901756|0.99998474051244|OK|1|0|N/A|(null)|(null)||n/a|${end3}|N/A`,
         '6|prio|PENDING|Priority|1|1|UNLIMITED|UNLIMITED|(null)|N/A|6|6|4294901755|0.99998474027961|OK|1|0|N/A|(null)|(null)||n/a|N/A|N/A',
         '8|dep|PENDING|Dependency|1|1|UNLIMITED|UNLIMITED|afterok:3(unfulfilled)|N/A|8|8|4294901754|0.99998474004678|OK|1|0|N/A|(null)|(null)||n/a|N/A|N/A',
         '9_[1-3%2]|arr|PENDING|Priority|1|1|UNLIMITED|UNLIMITED|(null)|1-3%2|9|9|4294901753|0.99998473981395|OK|1|0|N/A|(null)|(null)||n/a|N/A|N/A',
@@ -250,11 +252,15 @@ describe('tsqueue on a queue', () => {
     );
   });
 
-  it('--start: pending jobs by expected start; none is known before they start', async () => {
+  it('--start: pending jobs by expected start; only jobs waiting for resources have one', async () => {
+    // Job 5 starts when job 3 (30:00, on node1) ends, on node1 and a node free now.
+    const end3 = (await tsqueue(['-h', '-j', '3', '-o', '%e'])).stdout.trim();
+    const sched5 = (await tsqueue(['-h', '-j', '5', '-o', '%Y'])).stdout.trim();
+    expect(sched5).toMatch(/^node\[1,\d\]$/);
     expect((await tsqueue(['--start', '-p', 'debug'])).stdout).toBe(
       lines(
         '             JOBID PARTITION     NAME     USER ST          START_TIME  NODES SCHEDNODES           NODELIST(REASON)',
-        `                 5     debug      big ${U} PD                 N/A      2 (null)               (Resources)`,
+        `                 5     debug      big ${U} PD ${end3}      2 ${sched5.padEnd(20)} (Resources)`,
         `                 6     debug     prio ${U} PD                 N/A      1 (null)               (Priority)`,
         `                 7     debug     held ${U} PD                 N/A      1 (null)               (JobHeldUser)`,
         `                 8     debug      dep ${U} PD                 N/A      1 (null)               (Dependency)`,

@@ -25,7 +25,7 @@ export function jobRecordLines(job: JobView, now: number): string[] {
     `SuspendTime=None SecsPreSuspend=0 LastSchedEval=${formatSlurmDate(job.submitTime)} Scheduler=Main`,
     `Partition=${job.partition} AllocNode:Sid=localhost:${process.pid}`,
     `ReqNodeList=(null) ExcNodeList=(null)`,
-    `NodeList=${job.nodes ?? ''}`,
+    `NodeList=${job.nodes ?? ''}${job.schedNodes ? ` SchedNodeList=${job.schedNodes}` : ''}`,
   ];
   if (job.batchHost) lines.push(`BatchHost=${job.batchHost}`);
   const tasks = job.numTasks ?? 1;
@@ -36,6 +36,7 @@ export function jobRecordLines(job: JobView, now: number): string[] {
     'Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*',
     `MinCPUsNode=${cpt} MinMemoryNode=${job.memPerNode ? `${job.memPerNode}M` : '0'} MinTmpDiskNode=0`,
     `Features=${job.features ?? '(null)'} DelayBoot=00:00:00`,
+    ...(job.reservation ? [`Reservation=${job.reservation}`] : []),
     'OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)',
     `Command=${job.command || '(null)'}`,
     `WorkDir=${job.workDir}`,

@@ -20,7 +20,9 @@ export interface SqueueFilter {
   names: string[] | null;
   partitions: string[] | null;
   nodes: ReadonlySet<string> | null;
-  /** An account, QOS, license or reservation was asked for: tslurm's jobs have none. */
+  /** -R: jobs in one of these reservations. */
+  reservations?: string[] | null;
+  /** An account, QOS or license was asked for: tslurm's jobs have none. */
   none: boolean;
 }
 
@@ -42,6 +44,7 @@ export function filterRecords(records: readonly SqueueRecord[], filter: SqueueFi
     if (filter.users && !filter.users.includes(rec.job.userId)) continue;
     if (filter.names && !filter.names.some((n) => n.toLowerCase() === rec.job.name.toLowerCase())) continue;
     if (filter.partitions && !rec.job.partition.split(',').some((p) => filter.partitions!.includes(p))) continue;
+    if (filter.reservations && !filter.reservations.includes(rec.job.reservation ?? '')) continue;
     out.push(partial ? cutToTasks(rec, filter.jobs!) : rec);
   }
   return out;

@@ -22,6 +22,7 @@ const ENV_VALUES: ReadonlyArray<readonly [keyof RawTsbatchOptions, string]> = [
   ['openMode', 'SBATCH_OPEN_MODE'],
   ['output', 'SBATCH_OUTPUT'],
   ['partition', 'SBATCH_PARTITION'],
+  ['reservation', 'SBATCH_RESERVATION'],
   ['time', 'SBATCH_TIMELIMIT'],
 ];
 

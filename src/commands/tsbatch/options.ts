@@ -41,6 +41,7 @@ export interface RawTsbatchOptions {
   killOnInvalidDep?: string;
   openMode?: string;
   comment?: string;
+  reservation?: string;
   quiet?: boolean;
   verbose?: number;
   cluster?: string;
@@ -84,6 +85,7 @@ export function addTsbatchOptions(program: Command): Command {
     .addOption(option('--kill-on-invalid-dep <yes|no>', 'end the job when its dependency can never be met'))
     .addOption(option('--open-mode <append|truncate>', 'how output files are opened'))
     .addOption(option('--comment <text>', 'a comment kept with the job'))
+    .addOption(option('--reservation <name>', 'run in this advance reservation (its nodes, its window)'))
     .addOption(option('-Q, --quiet', 'say nothing but errors'));
 }
 

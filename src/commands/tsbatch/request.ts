@@ -117,6 +117,7 @@ function describeJob(v: TsbatchValues, script: BatchScript, scriptArgs: string[]
     killOnInvalidDep: v.killOnInvalidDep,
     openMode: v.openMode,
     comment: v.comment,
+    ...(v.reservation !== undefined && { reservation: v.reservation }),
     ...identity,
     submitDir: ctx.cwd,
   };

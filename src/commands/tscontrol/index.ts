@@ -21,6 +21,8 @@ const examples = [
   'tscontrol update NodeName=node2 State=RESUME',
   'tscontrol update JobId=42 TimeLimit=30 Partition=small',
   'tscontrol requeue 42; tscontrol suspend 43; tscontrol resume 43',
+  'tscontrol create reservation ReservationName=r1 StartTime=now Duration=60 Nodes=node1 Users=$USER',
+  'tscontrol show reservation; tscontrol delete ReservationName=r1',
   'TSLURM_PLUGIN_DIR=./my-plugins tscontrol show plugins --json',
 ];
 
@@ -38,10 +40,10 @@ export async function run(argv: string[], bin: string): Promise<number> {
     .option('--json', 'print data as JSON')
     .option('-o, --oneliner', 'one line per record')
     .option('-F, --future', 'include nodes in the FUTURE state')
-    .argument('<command>', 'show | update | hold | uhold | release | requeue | suspend | resume | reconfigure | ping')
+    .argument('<command>', 'show | update | create | delete | hold | uhold | release | requeue | suspend | resume | reconfigure | ping')
     .argument(
       '[words...]',
-      'job ids (hold, release, ...), Key=Value words (update), or what to show: job [ID] | node [NODES] | partition [NAME] | steps | config | plugins | hostnames LIST | hostlist LIST | hostlistsorted LIST',
+      'job ids (hold, release, ...), Key=Value words (update, create reservation, delete), or what to show: job [ID] | node [NODES] | partition [NAME] | reservation [NAME] | steps | config | plugins | hostnames LIST | hostlist LIST | hostlistsorted LIST',
     )
     .action(async (command: string, words: string[], options: Options) => {
       status = await dispatch(bin, command, words, options, argv);
@@ -68,6 +70,13 @@ async function dispatch(bin: string, command: string, words: string[], options: 
     const { reconfigure } = await import('./job-ops.js');
     return reconfigure(options.cluster);
   }
+  if (verb === 'create' || verb === 'delete') {
+    const resv = await import('./reservations.js');
+    if (verb === 'delete') return resv.deleteReservation(words, options.cluster);
+    const [what = '', ...rest] = words;
+    if (!/^res/i.test(what)) throw new UserError(`invalid keyword: ${what}`);
+    return resv.createReservation(rest, options.cluster, bin);
+  }
   if (verb === 'ping') {
     const { ping } = await import('./jobs.js');
     return ping(options.cluster);
@@ -80,6 +89,10 @@ async function dispatch(bin: string, command: string, words: string[], options: 
   if (key === 'job' || key === 'jobs' || key === 'jobid') {
     const { showJobs } = await import('./jobs.js');
     return showJobs(rest, { cluster: options.cluster, json: Boolean(options.json), oneliner: Boolean(options.oneliner) });
+  }
+  if (key.length >= 3 && 'reservations'.startsWith(key)) {
+    const { showReservations } = await import('./reservations.js');
+    return showReservations(rest, { cluster: options.cluster, json: Boolean(options.json), oneliner: Boolean(options.oneliner) });
   }
   if (key === 'step' || key === 'steps') {
     const { showSteps } = await import('./show-steps.js');

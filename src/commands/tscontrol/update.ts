@@ -38,6 +38,10 @@ export async function update(words: readonly string[], cluster: string | undefin
   if (entity === undefined) throw bare(NO_ENTITY);
   if (entity.key === 'nodename') return updateNode(pairs, cluster);
   if (entity.key === 'jobid') return updateJob(pairs, entity.value, cluster);
+  if (entity.key === 'reservation' || entity.key === 'reservationname') {
+    const { updateReservation } = await import('./reservations.js');
+    return updateReservation(words, cluster, 'tscontrol');
+  }
   throw bare([`slurm_update error: Requested operation not supported on this system`]);
 }
 

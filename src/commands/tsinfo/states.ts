@@ -12,6 +12,7 @@ import {
   NODE_STATE_MAINT,
   NODE_STATE_MIXED,
   NODE_STATE_NO_RESPOND,
+  NODE_STATE_RES,
 } from '../../plugin-api/records.js';
 import type { NodeInfo } from '../../protocol/node-info.js';
 
@@ -33,7 +34,8 @@ const NAMED: ReadonlyArray<[readonly string[], number]> = [
   [['FAIL'], NODE_STATE_FAIL],
   [['MAINT'], NODE_STATE_MAINT],
   [['BOOT', 'REBOOT', 'REBOOT^'], NEVER],
-  [['RESV', 'RESERVED', 'PERFCTRS', 'NPC', 'CLOUD'], NEVER],
+  [['RESV', 'RESERVED'], NODE_STATE_RES],
+  [['PERFCTRS', 'NPC', 'CLOUD'], NEVER],
 ];
 
 // `str` names `name` when it is a prefix of it, ignoring case (xstrncasecmp over strlen(str)).

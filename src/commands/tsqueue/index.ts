@@ -62,7 +62,7 @@ export async function run(argv: string[], bin: string): Promise<number> {
     .option('-p, --partitions <partitions>', 'only jobs in these partitions')
     .option('-P, --priority', 'one line per partition of a multi-partition job')
     .option('-q, --qos <qos>', 'only jobs of these QOS (tslurm has none)')
-    .option('-R, --reservation <name>', 'only jobs in this reservation (tslurm has none)')
+    .option('-R, --reservation <name>', 'only jobs in this reservation')
     .option('-s, --steps [steps]', 'job steps, in the default format')
     .option('-S, --sort <fields>', 'sort keys, e.g. "P,t,-p"')
     .option('--start', 'expected start times of pending jobs')

@@ -133,8 +133,9 @@ export function tsqueueParams(o: TsqueueOptions, ctx: ParamsContext): TsqueuePar
       names: list(namesText),
       partitions: list(partitionsText),
       nodes,
-      // Nothing in tslurm has an account, QOS, license or reservation, so naming one leaves no job.
-      none: [o.account ?? env.SQUEUE_ACCOUNT, o.qos ?? env.SQUEUE_QOS, o.licenses, o.reservation].some((v) => v !== undefined),
+      reservations: list(o.reservation),
+      // Nothing in tslurm has an account, QOS or license, so naming one leaves no job.
+      none: [o.account ?? env.SQUEUE_ACCOUNT, o.qos ?? env.SQUEUE_QOS, o.licenses].some((v) => v !== undefined),
     },
     sort: sort ?? DEFAULT_SQUEUE_SORT,
     header: !o.noheader,

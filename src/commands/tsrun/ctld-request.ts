@@ -22,6 +22,7 @@ export function jobDescFor(req: StepRequest): JobDescriptor {
     // srun's default job name is the program's base name (observed: `srun /usr/bin/env` → env).
     name: req.jobName ?? path.basename(req.command[0] ?? 'tsrun'),
     partition: req.partition,
+    ...(req.reservation !== undefined && { reservation: req.reservation }),
     ntasks: req.ntasks ?? (req.ntasksPerNode ?? 1) * Math.max(req.minNodes ?? 1, 1),
     minNodes: req.minNodes,
     maxNodes: req.maxNodes,

@@ -9,6 +9,7 @@ const envDefaults: Readonly<Record<string, string>> = {
   cpusPerTask: 'SLURM_CPUS_PER_TASK',
   ntasksPerNode: 'SLURM_NTASKS_PER_NODE',
   partition: 'SLURM_PARTITION',
+  reservation: 'SLURM_RESERVATION',
   constraint: 'SLURM_CONSTRAINT',
   distribution: 'SLURM_DISTRIBUTION',
   time: 'SLURM_TIMELIMIT',
@@ -44,6 +45,7 @@ export function addTsrunOptions(program: Command): Command {
     .addOption(option('-c, --cpus-per-task <ncpus>', 'CPUs each task needs', 'cpusPerTask'))
     .addOption(option('--ntasks-per-node <ntasks>', 'tasks to start on each node', 'ntasksPerNode'))
     .addOption(option('-p, --partition <partition>', 'partition to run in', 'partition'))
+    .addOption(option('--reservation <name>', 'run in this advance reservation (needs a controller)', 'reservation'))
     .addOption(option('-w, --nodelist <hosts>', 'nodes the job must use (hostlist)'))
     .addOption(option('-x, --exclude <hosts>', 'nodes the job must not use (hostlist)'))
     .addOption(option('-C, --constraint <list>', 'node features required (a&b, a|b)', 'constraint'))
@@ -77,6 +79,7 @@ export interface RawTsrunOptions {
   cpusPerTask?: string;
   ntasksPerNode?: string;
   partition?: string;
+  reservation?: string;
   nodelist?: string;
   exclude?: string;
   constraint?: string;

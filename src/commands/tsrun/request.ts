@@ -17,6 +17,7 @@ export interface StepRequest {
   cpusPerTaskGiven: boolean;
   ntasksPerNode: number | undefined;
   partition: string | undefined;
+  reservation?: string;
   nodelist: string | undefined;
   exclude: string | undefined;
   constraint: string | undefined;
@@ -74,6 +75,7 @@ export function buildStepRequest(raw: RawTsrunOptions, command: string[]): StepR
     cpusPerTaskGiven: cpusPerTask !== undefined,
     ntasksPerNode: positiveInt(raw.ntasksPerNode, '--ntasks-per-node'),
     partition: raw.partition,
+    ...(raw.reservation !== undefined && { reservation: raw.reservation }),
     nodelist: raw.nodelist,
     exclude: raw.exclude,
     constraint: raw.constraint,

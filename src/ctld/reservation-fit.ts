@@ -1,0 +1,46 @@
+// What reservations mean for one pending job in a scheduling pass (slurmctld's job_test_resv):
+// a job in a reservation may use only its nodes, and only while it is active; any other job
+// may not use nodes reserved for any part of its own run (now until now + its time limit).
+import { INFINITE } from '../core/slurm-constants.js';
+import type { Bitstr } from '../plugin-api/records.js';
+import type { Controller } from './controller.js';
+import type { CtldJob } from './job.js';
+import { isActive } from './reservations.js';
+
+export interface ReservationLimits {
+  /** Why the job must wait whatever the nodes (`Reservation`, `ReservationDeleted`). */
+  wait?: string;
+  /** The only nodes the job may use (its reservation's), or null for no such limit. */
+  only: Bitstr | null;
+  /** Nodes other reservations hold during the job's run. */
+  blocked: Bitstr;
+  /** Those of `blocked` that MAINT reservations hold. */
+  maint: Bitstr;
+}
+
+export function reservationLimits(ctl: Controller, job: CtldJob, now: number): ReservationLimits {
+  const blocked = ctl.table.emptyBitmap();
+  const maint = ctl.table.emptyBitmap();
+  const name = job.desc.reservation;
+  if (name !== undefined) {
+    const resv = ctl.reservations.get(name);
+    if (resv === undefined) return { wait: 'ReservationDeleted', only: blocked, blocked, maint };
+    if (!isActive(resv, now)) return { wait: 'Reservation', only: resv.bits.copy(), blocked, maint };
+    return { only: resv.bits.copy(), blocked, maint };
+  }
+  const limit = job.record.time_limit;
+  const end = limit === INFINITE ? Infinity : now + limit * ctl.options.minuteSeconds;
+  for (const resv of ctl.reservations.list()) {
+    if (!(resv.start < end && now < resv.end)) continue;
+    blocked.or(resv.bits);
+    if (resv.flags.includes('MAINT')) maint.or(resv.bits);
+  }
+  return { only: null, blocked, maint };
+}
+
+/** Narrows `candidates` (in place) to what the reservations leave the job. */
+export function applyReservationLimits(candidates: Bitstr, limits: ReservationLimits): Bitstr {
+  if (limits.only) candidates.and(limits.only);
+  candidates.andNot(limits.blocked);
+  return candidates;
+}
