@@ -27,6 +27,7 @@ import {
   JOB_TIMEOUT,
 } from '../plugin-api/records.js';
 import { jobDirFiles, type BatchResult, type BatchSpec, type KillRequest } from '../stepd/batch-spec.js';
+import { isBatchStepd, killBatchStepd, readBatchResult, signalBatchStepd, spawnBatchStepd } from '../stepd/batch-spawn.js';
 import { batchEnv } from './batch-env.js';
 import type { Controller } from './controller.js';
 import type { CtldJob, KillCause } from './job.js';
@@ -58,10 +59,31 @@ export class BatchJobs implements Launcher {
     record.start_time = now;
     record.end_time = record.time_limit === INFINITE ? INFINITE : now + record.time_limit * 60;
     job.reason = 'None';
+    const spec = this.batchSpec(job);
+    const remote = this.daemons?.served(ctl.table.indexOf(spec.nodeName)!) ? this.daemons : undefined;
+    if (remote) {
+      // The node's tsstepd runs the batch step and reports its end ('batch-complete').
+      job.batchNode = spec.nodeName;
+      job.stepdPid = undefined;
+      await ctl.sched.slurm_sched_p_newalloc?.(record);
+      await ctl.journalProgress(job);
+      const sent = await remote.send(spec.nodeName, 'batch-launch', { spec, script: job.desc.script, gen: job.requeueCount }).then(
+        () => true,
+        (error: Error) => (ctl.log.error(`job ${record.job_id}: batch launch on ${spec.nodeName} failed: ${error.message}`), false),
+      );
+      // Slurm requeues a job whose launch failed, and the node is looked at.
+      if (!sent) {
+        void remote.reportUnreachable(spec.nodeName);
+        if (this.ctl.jobs.get(record.job_id) === job && job.batchNode === spec.nodeName) await this.ended(job, undefined);
+      }
+      return;
+    }
+    job.batchNode = undefined;
     const files = jobDirFiles(ctl.options.stateDir, record.job_id);
     let pid: number | undefined;
     try {
-      pid = this.spawnStepd(job, files);
+      rmSync(files.dir, { recursive: true, force: true });
+      pid = spawnBatchStepd(files, spec, job.desc.script, (exited) => void this.stepdGone(job, exited));
     } catch (error) {
       ctl.log.error(`job ${record.job_id}: batch step could not start: ${(error as Error).message}`);
     }
@@ -71,14 +93,19 @@ export class BatchJobs implements Launcher {
     if (pid === undefined) await this.finish(job, { status: 1 << 8, cause: null, failure: 'batch step could not start' });
   }
 
-  private spawnStepd(job: CtldJob, files: ReturnType<typeof jobDirFiles>): number {
+  /** A tsstepd reports the end of a batch step it ran (`gen`: which launch of a requeued job). */
+  async remoteEnded(node: string, jobId: number, gen: number, result: BatchResult | null): Promise<void> {
+    const job = this.ctl.jobs.get(jobId);
+    if (!job || job.batchNode !== node || job.requeueCount !== gen || isFinished(job.record.job_state & ~JOB_COMPLETING)) return;
+    if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) return;
+    await this.ended(job, result ?? undefined);
+  }
+
+  private batchSpec(job: CtldJob): BatchSpec {
     const { ctl } = this;
     const { config, stateDir, killWaitSeconds } = ctl.options;
     const record = job.record;
     const names = ctl.table.namesFromBitmap(record.node_bitmap!);
-    rmSync(files.dir, { recursive: true, force: true });
-    ensureDir(files.dir);
-    writeFileSync(files.script, job.desc.script, { mode: 0o700 });
     const arrayTaskIds = job.arrayJobId !== 0 ? (ctl.arrays.get(job.arrayJobId) ?? []).map((t) => t.arrayTaskId ?? 0) : undefined;
     const env = batchEnv(job, {
       clusterName: config.clusterName,
@@ -104,7 +131,7 @@ export class BatchJobs implements Launcher {
       jobId: record.job_id,
       nodeName: names[0]!,
       plugins: { clusterName: config.clusterName, plugins: config.plugins, options: config.options },
-      script: files.script,
+      script: 'script',
       argv: job.desc.argv,
       workDir: job.desc.workDir,
       env,
@@ -115,19 +142,7 @@ export class BatchJobs implements Launcher {
       killWaitSeconds,
       memLimitMb: job.desc.memPerNode ?? (job.desc.memPerCpu ?? 0) * (record.job_resrcs?.cpus[0] ?? 1),
     };
-    writeFileSync(files.spec, JSON.stringify(spec));
-    const main = fileURLToPath(new URL('../stepd/batch.js', import.meta.url));
-    const logFd = openSync(files.log, 'a', 0o600);
-    try {
-      const child = spawn(process.execPath, [main, files.dir], { detached: true, stdio: ['ignore', logFd, logFd] });
-      child.on('error', () => {});
-      if (child.pid === undefined) throw new Error('spawn failed');
-      child.once('exit', () => void this.stepdGone(job, child.pid!));
-      child.unref();
-      return child.pid;
-    } finally {
-      closeSync(logFd);
-    }
+    return spec;
   }
 
   /** Cancels a job: a pending one ends at once, a running one is asked to end. */
@@ -143,15 +158,18 @@ export class BatchJobs implements Launcher {
     // The job is killed as a whole: select_g_job_signal(SIGKILL), for plugins that launch
     // outside tslurm, before its step daemon is asked to end it.
     await this.selectSignal(job, SIGKILL);
-    const files = jobDirFiles(this.ctl.options.stateDir, job.record.job_id);
     const request: KillRequest = { cause, at: now };
-    try {
-      writeFileSync(files.kill, JSON.stringify(request));
-    } catch {
-      // the job's directory is gone: the daemon cannot say why, but it still ends
-    }
     await this.ctl.journalProgress(job);
-    if (job.stepdPid === undefined || !signalPid(job.stepdPid, 'SIGTERM')) await this.stepdGone(job, job.stepdPid);
+    if (job.batchNode !== undefined) return this.killRemote(job, job.batchNode, request);
+    const files = jobDirFiles(this.ctl.options.stateDir, job.record.job_id);
+    if (!killBatchStepd(files, job.stepdPid, request)) await this.stepdGone(job, job.stepdPid);
+  }
+
+  /** The node's daemon is asked to end the batch step; one that cannot be reached ends it with it. */
+  private async killRemote(job: CtldJob, node: string, request: KillRequest): Promise<void> {
+    const daemons = this.daemons!;
+    const reached = daemons.isUp(node) && (await daemons.send(node, 'batch-kill', { jobId: job.record.job_id, request }).then(() => true, () => false));
+    if (!reached && job.batchNode === node) await this.ended(job, undefined);
   }
 
   /** Sends a signal to a running job's batch step and everything it started (scancel -s). */
@@ -159,9 +177,11 @@ export class BatchJobs implements Launcher {
     if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_PENDING');
     if (this.interactive?.owns(job)) return this.interactive.signal(job, signal);
     await this.selectSignal(job, signal);
-    const files = jobDirFiles(this.ctl.options.stateDir, job.record.job_id);
-    writeFileSync(files.signal, JSON.stringify({ signal }));
-    if (job.stepdPid !== undefined) signalPid(job.stepdPid, 'SIGUSR2');
+    if (job.batchNode !== undefined) {
+      await this.daemons!.send(job.batchNode, 'batch-signal', { jobId: job.record.job_id, signal });
+      return;
+    }
+    signalBatchStepd(jobDirFiles(this.ctl.options.stateDir, job.record.job_id), job.stepdPid, signal);
   }
 
   // select_p_job_signal; a failure is logged, and the signal still goes to the batch step.
@@ -185,7 +205,9 @@ export class BatchJobs implements Launcher {
   async recover(): Promise<void> {
     for (const job of this.ctl.runningJobs().concat(this.completing())) {
       if (this.interactive?.owns(job)) continue;
-      if (job.stepdPid !== undefined && isStepd(job.stepdPid)) {
+      // A node daemon's batch step is reported by that daemon (or its node is found lost).
+      if (job.batchNode !== undefined) continue;
+      if (job.stepdPid !== undefined && isBatchStepd(job.stepdPid)) {
         this.ctl.log.info(`job ${job.record.job_id}: batch step still running (pid ${job.stepdPid}), recovered`);
         this.orphans.add(job);
       } else {
@@ -205,7 +227,7 @@ export class BatchJobs implements Launcher {
       if (now >= r.start_time + r.time_limit * ctl.options.minuteSeconds) await this.cancel(job, 'TIMEOUT');
     }
     for (const job of [...this.orphans]) {
-      if (job.stepdPid === undefined || !isStepd(job.stepdPid)) await this.stepdGone(job, job.stepdPid);
+      if (job.stepdPid === undefined || !isBatchStepd(job.stepdPid)) await this.stepdGone(job, job.stepdPid);
     }
     await this.interactive?.tick();
     await this.purgeOld(now);
@@ -219,13 +241,11 @@ export class BatchJobs implements Launcher {
   private async stepdGone(job: CtldJob, pid: number | undefined): Promise<void> {
     if (job.stepdPid !== pid) return; // a later launch of a requeued job owns the job now
     this.orphans.delete(job);
-    const files = jobDirFiles(this.ctl.options.stateDir, job.record.job_id);
-    let result: BatchResult | undefined;
-    try {
-      result = JSON.parse(readFileSync(files.result, 'utf8')) as BatchResult;
-    } catch {
-      result = undefined;
-    }
+    await this.ended(job, readBatchResult(jobDirFiles(this.ctl.options.stateDir, job.record.job_id)));
+  }
+
+  /** The batch step is over, with its result or without one (lost: requeue or NODE_FAIL). */
+  private async ended(job: CtldJob, result: BatchResult | undefined): Promise<void> {
     if (job.killCause === 'REQUEUE') return this.requeue(job, 'scontrol requeue');
     if (result === undefined && job.killCause === undefined && job.desc.requeue !== false) return this.requeue(job);
     await this.finish(job, result ?? { status: 0, cause: job.killCause ?? 'NODE_FAIL', failure: null });
@@ -241,6 +261,7 @@ export class BatchJobs implements Launcher {
     job.exitStatus = result.status;
     job.reason = endReason(state, result.status);
     job.stepdPid = undefined;
+    job.batchNode = undefined;
     if (result.failure) ctl.log.error(`job ${record.job_id}: ${result.failure}`);
     await ctl.select.release(record);
     await ctl.sched.slurm_sched_p_freealloc?.(record);
@@ -262,6 +283,7 @@ export class BatchJobs implements Launcher {
     record.nodes = null;
     record.job_resrcs = null;
     job.stepdPid = undefined;
+    job.batchNode = undefined;
     job.requeueCount++;
     job.reason = 'None';
     await ctl.sched.slurm_sched_p_requeue?.(record, why);
@@ -302,25 +324,3 @@ export function endReason(state: number, status: number): string {
   if (state !== JOB_FAILED) return 'None';
   return (status & 0x7f) !== 0 ? 'JobLaunchFailure' : 'NonZeroExitCode';
 }
-
-function signalPid(pid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether `pid` is alive and is a batch step daemon (not a recycled pid). */
-function isStepd(pid: number): boolean {
-  if (!signalPid(pid, 0 as unknown as NodeJS.Signals)) return false;
-  try {
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    // A zombie has an empty command line: it has ended.
-    return cmdline.includes('batch');
-  } catch {
-    return existsSync(`/proc/${pid}`);
-  }
-}
-

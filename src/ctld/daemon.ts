@@ -62,7 +62,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     const socketPath = controllerSocketPath(stateDir);
     await server.listen(socketPath);
     log.info(`tsctld ${process.pid} serving cluster ${config.clusterName} on ${socketPath}`);
-    const remote = config.control.host !== undefined ? await listenTcp(server, config, registry, log) : undefined;
+    const remote = config.control.host !== undefined ? await listenTcp(server, config, registry, log, batch.daemons) : undefined;
     options.onReady?.(remote ?? socketPath);
     scheduler.kick();
 
@@ -100,8 +100,9 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
 }
 
 /** The controller's TCP address (`control.address`), where node daemons and remote commands reach it. */
-async function listenTcp(server: RpcServer, config: ClusterConfig, registry: PluginRegistry, log: Logger): Promise<string> {
+async function listenTcp(server: RpcServer, config: ClusterConfig, registry: PluginRegistry, log: Logger, daemons: NodeDaemons): Promise<string> {
   const auth = await loadMessageAuth(registry, config.auth.type, log);
+  daemons.auth = auth;
   const host = config.control.host!;
   const port = await server.listenTcp(host, config.control.port ?? DEFAULT_CTLD_PORT, auth).catch((error: NodeJS.ErrnoException) => {
     throw new UserError(`cannot listen on ${config.control.address}: ${error.code ?? error.message}`);

@@ -32,6 +32,8 @@ export interface CtldJob {
   exitStatus: number;
   /** The batch step daemon, while the job runs. */
   stepdPid: number | undefined;
+  /** The node whose tsstepd runs the batch step (daemon mode); undefined when this host runs it. */
+  batchNode: string | undefined;
   /** Set when the controller asked the job to end (tscancel, time limit, a lost node). */
   killCause: KillCause | undefined;
   /** When the job was (last) made eligible, for `EligibleTime`. */
@@ -60,6 +62,7 @@ export function newJob(record: CtldJob['record'], desc: JobDescriptor, extra: Pa
     held: undefined,
     exitStatus: 0,
     stepdPid: undefined,
+    batchNode: undefined,
     killCause: undefined,
     eligibleTime: 0,
     requeueCount: 0,

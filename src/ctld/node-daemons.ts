@@ -7,6 +7,9 @@
 import { UserError } from '../core/errors.js';
 import { DEFAULT_SLURMD_TIMEOUT } from '../config/types.js';
 import { connectEndpoint } from '../net/endpoint.js';
+import type { MessageAuth } from '../net/message-auth.js';
+import { CtldClient } from '../client/ctld-client.js';
+import type { BatchResult } from '../stepd/batch-spec.js';
 import type { BatchJobs } from './batch-jobs.js';
 import type { Controller } from './controller.js';
 import { applyNodeState } from './node-ops.js';
@@ -22,6 +25,14 @@ export interface NodeRegistration {
   cpus: number;
   realMemory: number;
   pid: number;
+  /** The batch steps the daemon runs, with the launch (requeue count) each belongs to. */
+  batchJobs?: Array<{ jobId: number; gen: number }>;
+}
+
+export interface RegisterAnswer {
+  heartbeatSeconds: number;
+  /** Batch steps the node runs that the controller no longer expects there: to be killed. */
+  kill: number[];
 }
 
 export interface NodeAddress {
@@ -38,6 +49,8 @@ interface DaemonLink {
 
 export class NodeDaemons {
   private readonly links = new Map<number, DaemonLink>();
+  /** How the controller seals what it sends to the daemons (set once it listens on TCP). */
+  auth: MessageAuth | undefined;
   private readonly startedAt = Date.now();
   readonly timeoutSeconds: number;
 
@@ -61,7 +74,25 @@ export class NodeDaemons {
     return { name, host: link.host, port: link.port };
   }
 
-  async register(reg: NodeRegistration, connection?: RpcConnection): Promise<{ heartbeatSeconds: number }> {
+  /** Whether the node's daemon is registered and answering. */
+  isUp(name: string): boolean {
+    const index = this.ctl.table.indexOf(name);
+    return index !== undefined && this.links.has(index) && this.ctl.nodeStates.linkOf(index) === 'up';
+  }
+
+  /** A request to a node's daemon (batch launch, kill, signal); rejects when it cannot be reached. */
+  async send<T>(name: string, op: string, body: unknown): Promise<T> {
+    const address = this.addressOf(name);
+    if (!address || !this.auth) throw new Error(`node ${name} has no daemon registered`);
+    const client = await CtldClient.connect({ host: address.host, port: address.port }, this.auth);
+    try {
+      return await client.call<T>(op, body);
+    } finally {
+      client.close();
+    }
+  }
+
+  async register(reg: NodeRegistration, connection?: RpcConnection): Promise<RegisterAnswer> {
     const { ctl } = this;
     if (connection?.identity && connection.identity.uid !== 0 && connection.identity.uid !== process.getuid?.()) {
       throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
@@ -84,7 +115,15 @@ export class NodeDaemons {
       await applyNodeState(ctl, this.batch, index, { ...ctl.nodeStates.adminOf(index), drain: true, reason: low, time: now(), uid: slurmUser() });
     }
     this.onChange();
-    return { heartbeatSeconds: Math.max(1, Math.floor(this.timeoutSeconds / 3)) };
+    // A job requeued or ended while its node was away is not this node's any more.
+    const kill = (reg.batchJobs ?? [])
+      .filter(({ jobId, gen }) => {
+        const job = ctl.jobs.get(jobId);
+        return !job || job.batchNode !== reg.node || job.requeueCount !== gen;
+      })
+      .map(({ jobId }) => jobId);
+    if (kill.length > 0) ctl.log.info(`node ${reg.node}: batch steps of jobs ${kill.join(',')} are no longer expected there; killing them`);
+    return { heartbeatSeconds: Math.max(1, Math.floor(this.timeoutSeconds / 3)), kill };
   }
 
   /** A heartbeat; `reregister` when the controller no longer counts the daemon as up. */
@@ -153,11 +192,17 @@ function slurmUser(): number {
   return process.getuid?.() ?? 0;
 }
 
-export function nodeDaemonHandlers(daemons: () => NodeDaemons): Record<string, Handler> {
+export function nodeDaemonHandlers(batch: () => BatchJobs): Record<string, Handler> {
+  const daemons = (): NodeDaemons => batch().daemons!;
   return {
     'node-register': async (body, connection) => daemons().register(body as NodeRegistration, connection),
     'node-heartbeat': async (body) => daemons().heartbeat((body as { node: string }).node),
     'node-addresses': async (body) => (body as { names: string[] }).names.map((name) => daemons().addressOf(name) ?? null),
+    'batch-complete': async (body) => {
+      const b = body as { node: string; jobId: number; gen: number; result: BatchResult | null };
+      await batch().remoteEnded(b.node, b.jobId, b.gen, b.result);
+      return {};
+    },
     'node-unreachable': async (body) => {
       await daemons().reportUnreachable((body as { node: string }).node);
       return {};

@@ -102,7 +102,7 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
 
     ...stepHandlers(ctl),
 
-    ...nodeDaemonHandlers(() => batch.daemons!),
+    ...nodeDaemonHandlers(() => batch),
     ...reservationHandlers(ctl, scheduler),
 
     shutdown: async () => {

@@ -17,6 +17,7 @@ interface Options {
   node?: string;
   listen?: string;
   hardware?: boolean;
+  spool?: string;
 }
 
 export async function run(argv: string[], bin: string): Promise<number> {
@@ -25,12 +26,15 @@ export async function run(argv: string[], bin: string): Promise<number> {
     .option('-N, --node <name>', 'the node this daemon serves (as named in the cluster file)')
     .option('--listen <addr:port>', "where to take launch requests (default: the node's address in the cluster file)")
     .option('--hardware', "report this host's CPUs and memory instead of the cluster file's")
+    .option('--spool <dir>', "where batch jobs keep their files (default: stepd-NODE in the cluster's state directory)")
     .action(async (options: Options) => {
-      const [{ loadCluster }, { createLogger, levelFromVerbosity }, { parseHostPort }, { runNodeDaemon }] = await Promise.all([
+      const [{ loadCluster }, { createLogger, levelFromVerbosity }, { parseHostPort }, { runNodeDaemon }, { resolveStateDir }, path] = await Promise.all([
         import('../../config/load.js'),
         import('../../core/log.js'),
         import('../../net/endpoint.js'),
         import('../../stepd/node-daemon/daemon.js'),
+        import('../../config/state-dir.js'),
+        import('node:path'),
       ]);
       if (options.node === undefined) throw new UserError('no node named: give --node NAME');
       const config = await loadCluster({ file: options.cluster });
@@ -45,6 +49,7 @@ export async function run(argv: string[], bin: string): Promise<number> {
         listen,
         hardware: options.hardware === true,
         killWaitSeconds: Number.isFinite(killWait) && killWait >= 0 ? killWait : 30,
+        spoolDir: path.resolve(options.spool ?? path.join(resolveStateDir(config), `stepd-${node.name}`)),
         log: createLogger(`${bin}-${node.name}`, levelFromVerbosity(options.verbose)),
       });
     });

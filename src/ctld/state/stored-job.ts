@@ -20,6 +20,7 @@ export interface JobProgress {
   held: HoldKind | null;
   exitStatus: number;
   stepdPid: number | null;
+  batchNode?: string | null;
   killCause: KillCause | null;
   requeueCount: number;
   /** The allocated nodes by name (names survive a reordered cluster file; indices do not). */
@@ -52,6 +53,7 @@ export function progressOf(job: CtldJob, table: NodeTable): JobProgress {
     held: job.held ?? null,
     exitStatus: job.exitStatus,
     stepdPid: job.stepdPid ?? null,
+    batchNode: job.batchNode ?? null,
     killCause: job.killCause ?? null,
     requeueCount: job.requeueCount,
     nodes: r.node_bitmap ? table.namesFromBitmap(r.node_bitmap) : null,
@@ -88,6 +90,7 @@ export function applyProgress(job: CtldJob, p: JobProgress, table: NodeTable): v
   job.held = p.held ?? undefined;
   job.exitStatus = p.exitStatus;
   job.stepdPid = p.stepdPid ?? undefined;
+  job.batchNode = p.batchNode ?? undefined;
   job.killCause = p.killCause ?? undefined;
   job.requeueCount = p.requeueCount;
   if (p.nodes === null) {

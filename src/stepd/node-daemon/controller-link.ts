@@ -4,7 +4,7 @@
 // answers; one that no longer counts the node as up is registered with again.
 import { CtldClient } from '../../client/ctld-client.js';
 import type { Logger } from '../../core/log.js';
-import type { NodeRegistration } from '../../ctld/node-daemons.js';
+import type { NodeRegistration, RegisterAnswer } from '../../ctld/node-daemons.js';
 import type { MessageAuth } from '../../net/message-auth.js';
 
 const RETRY_MS = 1000;
@@ -19,8 +19,10 @@ export class ControllerLink {
   constructor(
     private readonly endpoint: { host: string; port: number },
     private readonly auth: MessageAuth,
-    private readonly registration: NodeRegistration,
+    private readonly registration: () => NodeRegistration,
     private readonly log: Logger,
+    /** What the controller answered a registration with (batch jobs it no longer expects here). */
+    private readonly onRegistered: (answer: RegisterAnswer) => void,
   ) {}
 
   /** Runs until stop(): registers, heartbeats, reconnects. */
@@ -28,10 +30,11 @@ export class ControllerLink {
     while (!this.stopped) {
       try {
         this.client ??= await CtldClient.connect(this.endpoint, this.auth);
-        const { heartbeatSeconds } = await this.client.call<{ heartbeatSeconds: number }>('node-register', this.registration);
+        const answer = await this.client.call<RegisterAnswer>('node-register', this.registration());
+        this.onRegistered(answer);
         if (this.complained) this.log.info(`registered with the controller at ${this.endpoint.host}:${this.endpoint.port}`);
         this.complained = false;
-        await this.heartbeats(heartbeatSeconds);
+        await this.heartbeats(answer.heartbeatSeconds);
       } catch (error) {
         this.client?.close();
         this.client = undefined;
@@ -59,7 +62,7 @@ export class ControllerLink {
     while (!this.stopped) {
       await this.sleep(seconds * 1000);
       if (this.stopped) return;
-      const answer = await this.client!.call<{ reregister: boolean }>('node-heartbeat', { node: this.registration.node });
+      const answer = await this.client!.call<{ reregister: boolean }>('node-heartbeat', { node: this.registration().node });
       if (answer.reregister) return;
     }
   }

@@ -19,6 +19,8 @@ import { startReaper } from '../reaper.js';
 import type { StepdPlugins } from '../step-container.js';
 import { ControllerLink } from './controller-link.js';
 import { handleLaunch, type LaunchContext } from './launch-handler.js';
+import { BatchRunner, type BatchLaunch } from './batch-runner.js';
+import type { KillRequest } from '../batch-spec.js';
 
 /** Slurm's default SlurmdPort. */
 export const DEFAULT_STEPD_PORT = 6818;
@@ -31,6 +33,8 @@ export interface NodeDaemonOptions {
   /** Report this host's CPUs and memory rather than the cluster file's. */
   hardware: boolean;
   killWaitSeconds: number;
+  /** Where batch steps keep their files (the job directories). */
+  spoolDir: string;
   log: Logger;
   onReady?: (where: string) => void;
 }
@@ -48,6 +52,7 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
   const running = new Set<{ kill(): void }>();
   let link: ControllerLink | undefined;
   let server: RpcServer | undefined;
+  let batch: BatchRunner | undefined;
   try {
     const container = new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs);
     const proctrack = new ProctrackFacade(await registry.get('proctrack', config.plugins.proctrack), registry.timeoutMs);
@@ -57,8 +62,13 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
       proctrack,
     });
     const ctx: LaunchContext = { nodeName: node.name, auth, reaper, log, plugins, running };
+    const runner = new BatchRunner(options.spoolDir, node.name, (body) => link!.call('batch-complete', body), log);
+    batch = runner;
     const handlers = new Map<string, Handler>([
       ['launch', (body, connection) => handleLaunch(body as LaunchRequest, connection?.identity, ctx)],
+      ['batch-launch', async (body) => runner.launch(body as BatchLaunch)],
+      ['batch-kill', async (body) => runner.kill((body as { jobId: number }).jobId, (body as { request: KillRequest }).request)],
+      ['batch-signal', async (body) => runner.signal((body as { jobId: number }).jobId, (body as { signal: number }).signal)],
       ['ping', async () => ({ node: node.name, pid: process.pid, steps: running.size })],
     ]);
     server = new RpcServer(handlers, log);
@@ -71,16 +81,19 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
     link = new ControllerLink(
       { host: config.control.host, port: config.control.port ?? DEFAULT_CTLD_PORT },
       auth,
-      {
+      () => ({
         node: node.name,
         host: advertised(listen.host, node),
         port,
         cpus: options.hardware ? os.availableParallelism() : node.cpus,
         realMemory: options.hardware ? Math.floor(os.totalmem() / 1024 / 1024) : node.realMemory,
         pid: process.pid,
-      },
+        batchJobs: runner.running(),
+      }),
       log,
+      (answer) => answer.kill.forEach((jobId) => runner.kill(jobId, { cause: 'NODE_FAIL', at: Math.floor(Date.now() / 1000) }, false)),
     );
+    runner.recover();
     const linkDone = link.run();
     await new Promise<void>((resolve) => {
       for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => resolve());
@@ -91,6 +104,7 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
     return 0;
   } finally {
     link?.stop();
+    batch?.stop();
     // A daemon that stops takes its steps with it (they run inside it).
     for (const step of running) step.kill();
     await server?.close();
