@@ -39,10 +39,10 @@ describe('help', () => {
   });
 });
 
-describe('commands of a later release', () => {
-  it('say so plainly and fail', async () => {
+describe('tsstepd without a controller address', () => {
+  it('says what is missing and fails', async () => {
     const r = await runBin('tsstepd', ['--node', 'node1']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toBe(`tsstepd: error: tsstepd is not available in tslurm ${version} yet; see "Status" in the README\n`);
+    expect(r.stderr).toBe('tsstepd: error: the cluster file (<built-in default>) names no control.address for tsstepd to register with\n');
   });
 });

@@ -36,9 +36,9 @@ describe('loadCluster: file choice', () => {
     expect((error as Error).message).toBe('nope/missing.yaml: cannot read cluster file: No such file or directory');
   });
 
-  it('a directory is reported the same way (libuv words EISDIR so)', async () => {
+  it("a directory is reported the same way, in glibc's words", async () => {
     const error = await loadCluster({ file: 'bad', env: {}, cwd: CLUSTERS }).catch((e: unknown) => e);
-    expect((error as Error).message).toBe('bad: cannot read cluster file: Illegal operation on a directory');
+    expect((error as Error).message).toBe('bad: cannot read cluster file: Is a directory');
   });
 });
 
