@@ -33,6 +33,12 @@ export interface DaemonClusterOptions {
   slurmdTimeout?: number;
   auth?: 'auth/hmac' | 'auth/none';
   extraYaml?: string;
+  /** Where the controller listens (default 127.0.0.1). */
+  ctldHost?: string;
+  /** Each node's address (default 127.0.0.1). */
+  nodeHosts?: string[];
+  /** A command prefix for node `i`'s daemon, e.g. `ip netns exec ns1`. */
+  nodePrefix?: (i: number) => string[];
 }
 
 export async function freePorts(count: number): Promise<number[]> {
@@ -62,13 +68,13 @@ export async function startDaemonCluster(options: DaemonClusterOptions): Promise
     [
       'cluster: daemons',
       'control:',
-      `  address: 127.0.0.1:${ctldPort}`,
+      `  address: ${options.ctldHost ?? '127.0.0.1'}:${ctldPort}`,
       `  state_dir: ${path.join(root, 'state')}`,
       `  slurmd_timeout: ${options.slurmdTimeout ?? 3}`,
       `  tree_width: ${options.treeWidth ?? 50}`,
       `auth: { type: ${options.auth ?? 'auth/hmac'}, key_file: ${keyFile} }`,
       'nodes:',
-      ...nodes.flatMap((name, i) => [`  - name: ${name}`, '    cpus: 2', '    memory: 1000', `    address: 127.0.0.1:${nodePorts[i]}`]),
+      ...nodes.flatMap((name, i) => [`  - name: ${name}`, '    cpus: 2', '    memory: 1000', `    address: ${options.nodeHosts?.[i] ?? '127.0.0.1'}:${nodePorts[i]}`]),
       'partitions:',
       '  - name: debug',
       `    nodes: dn[1-${options.nodes}]`,
@@ -77,8 +83,9 @@ export async function startDaemonCluster(options: DaemonClusterOptions): Promise
   );
   const env = { TSLURM_CONF: clusterFile, TSLURM_STATE_DIR: undefined, TSLURM_KILL_WAIT: '2', NO_COLOR: '1' };
   const processes = new Map<string, ResultPromise>();
-  const start = (name: string, bin: string, args: string[]): void => {
-    const child = execa(process.execPath, [path.join(repoRoot, 'bin', `${bin}.js`), ...args], {
+  const start = (name: string, bin: string, args: string[], prefix: string[] = []): void => {
+    const command = [...prefix, process.execPath, path.join(repoRoot, 'bin', `${bin}.js`), ...args];
+    const child = execa(command[0]!, command.slice(1), {
       env,
       cwd: work,
       reject: false,
@@ -95,7 +102,7 @@ export async function startDaemonCluster(options: DaemonClusterOptions): Promise
     nodes,
     run: (bin, args, runOptions = {}) => runBin(bin, args, { cwd: work, ...runOptions, env: { ...env, ...runOptions.env } }),
     startNode: async (i) => {
-      start(nodes[i]!, 'tsstepd', ['--node', nodes[i]!, '-v']);
+      start(nodes[i]!, 'tsstepd', ['--node', nodes[i]!, '-v'], options.nodePrefix?.(i));
       await cluster.until(async () => (await cluster.states())[nodes[i]!] === 'idle');
     },
     killNode: (i) => processes.get(nodes[i]!)?.kill('SIGKILL'),
@@ -124,7 +131,7 @@ export async function startDaemonCluster(options: DaemonClusterOptions): Promise
   };
   start('tsctld', 'tsctld', ['-D', '-v']);
   await cluster.until(() => cluster.log('tsctld').includes('listening on'));
-  for (const name of nodes) start(name, 'tsstepd', ['--node', name, '-v']);
+  for (const [i, name] of nodes.entries()) start(name, 'tsstepd', ['--node', name, '-v'], options.nodePrefix?.(i));
   await cluster.until(async () => Object.values(await cluster.states()).filter((s) => s === 'idle').length === nodes.length);
   return cluster;
 }
