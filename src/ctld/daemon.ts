@@ -16,7 +16,7 @@ import { controllerHandlers } from './rpc-handlers.js';
 import { RpcServer } from './rpc-server.js';
 import { schedulePass } from './schedule.js';
 import { NodeDaemons } from './node-daemons.js';
-import { loadMessageAuth } from '../net/load-auth.js';
+import { loadMessageAuth, requireNetworkAuth } from '../net/load-auth.js';
 import { formatEndpoint } from '../net/endpoint.js';
 import { DEFAULT_CTLD_PORT } from '../client/controller-target.js';
 import type { PluginRegistry } from '../plugin-host/registry.js';
@@ -102,6 +102,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
 /** The controller's TCP address (`control.address`), where node daemons and remote commands reach it. */
 async function listenTcp(server: RpcServer, config: ClusterConfig, registry: PluginRegistry, log: Logger, daemons: NodeDaemons): Promise<string> {
   const auth = await loadMessageAuth(registry, config.auth.type, log);
+  requireNetworkAuth(auth);
   daemons.auth = auth;
   const host = config.control.host!;
   const port = await server.listenTcp(host, config.control.port ?? DEFAULT_CTLD_PORT, auth).catch((error: NodeJS.ErrnoException) => {

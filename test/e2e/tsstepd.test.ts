@@ -4,7 +4,7 @@
 // mid-step is a node failure, and forged, replayed or unsigned messages are refused and logged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { loadCluster } from '../../src/config/load.js';
 import { createLogger } from '../../src/core/log.js';
 import { createPluginRegistry } from '../../src/plugin-host/create.js';
@@ -12,7 +12,8 @@ import { loadMessageAuth } from '../../src/net/load-auth.js';
 import { connectEndpoint } from '../../src/net/endpoint.js';
 import { request } from '../../src/protocol/rpc.js';
 import path from 'node:path';
-import { repoRoot } from '../helpers/run-bin.js';
+import { repoRoot, runBin } from '../helpers/run-bin.js';
+import { tmpdir } from 'node:os';
 import { startDaemonCluster, type DaemonCluster } from '../helpers/daemon-cluster.js';
 import { liveWithMark } from '../helpers/proc-scan.js';
 
@@ -133,7 +134,18 @@ describe('tsctld with four tsstepd node daemons (auth/hmac, tree width 2)', () =
   });
 });
 
-describe('tsstepd refuses to start', () => {
+describe('daemons refuse to start', () => {
+  it('on TCP with auth/none', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-authnone-'));
+    const file = path.join(dir, 'c.yaml');
+    writeFileSync(file, `cluster: x\ncontrol: { address: 127.0.0.1:1, state_dir: ${dir}/state }\nnodes: [{ name: n1, address: '127.0.0.1:2' }]\npartitions: [{ name: p, nodes: n1 }]\n`);
+    for (const [bin, args] of [['tsctld', ['-D']], ['tsstepd', ['--node', 'n1']]] as const) {
+      const r = await runBin(bin, ['--cluster', file, ...args]);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain(`${bin}: error: auth/none is for the embedded cluster only; daemons on TCP need auth/hmac`);
+    }
+  });
+
   it('with a key file others can read', async () => {
     const c = await startDaemonCluster({ nodes: 1 });
     try {

@@ -8,7 +8,7 @@ import type { Logger } from '../../core/log.js';
 import { UserError } from '../../core/errors.js';
 import { DEFAULT_CTLD_PORT } from '../../client/controller-target.js';
 import { createPluginRegistry } from '../../plugin-host/create.js';
-import { loadMessageAuth } from '../../net/load-auth.js';
+import { loadMessageAuth, requireNetworkAuth } from '../../net/load-auth.js';
 import { formatEndpoint } from '../../net/endpoint.js';
 import { RpcServer, type Handler } from '../../ctld/rpc-server.js';
 import { MpiFacade } from '../../interfaces/mpi.js';
@@ -48,6 +48,7 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
   if (!listen) throw new UserError(`node ${node.name} has no address in the cluster file; give --listen ADDR:PORT`);
   const registry = createPluginRegistry(config, log);
   const auth = await loadMessageAuth(registry, config.auth.type, log);
+  requireNetworkAuth(auth);
   const reaper = startReaper(options.killWaitSeconds);
   const running = new Set<{ kill(): void }>();
   let link: ControllerLink | undefined;
