@@ -25,16 +25,29 @@ export async function runBatchStep(jobDir: string): Promise<number> {
   let killRequest: KillRequest | undefined;
   let result: BatchResult;
   try {
-    const plugins = {
-      container: new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs),
-      proctrack: new ProctrackFacade(await registry.get('proctrack', config.plugins.proctrack), registry.timeoutMs),
-    };
+    let plugins: ContainerPlugins;
+    try {
+      plugins = {
+        container: new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs),
+        proctrack: new ProctrackFacade(await registry.get('proctrack', config.plugins.proctrack), registry.timeoutMs),
+      };
+    } catch (error) {
+      // A plugin that cannot load is this job's launch failure, reported as such: without a
+      // result the controller would take it for a lost node and requeue the job for ever.
+      const failure = `batch step could not load its plugins: ${error instanceof Error ? error.message : String(error)}`;
+      writeResult(path.join(jobDir, 'result.json'), { status: 1 << 8, cause: null, failure });
+      return 0;
+    }
     const output = openOutput(spec);
     if (typeof output === 'string') {
       result = { status: 1 << 8, cause: null, failure: output };
     } else {
       try {
         result = await runScript(spec, plugins, output, (request) => (killRequest = request), jobDir);
+      } catch (error) {
+        // A container hook that fails (container_p_create, proctrack_p_create) is the job's
+        // launch failure, with the plugin's words; not a lost step to requeue for ever.
+        result = { status: 1 << 8, cause: null, failure: error instanceof Error ? error.message : String(error) };
       } finally {
         closeSync(output.out);
         if (output.err !== output.out) closeSync(output.err);

@@ -3,6 +3,7 @@
 // steps inside a batch script, backfill — expectations observed on Slurm 22.05's sbatch.
 import { afterAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fixture, repoRoot } from '../helpers/run-bin.js';
 import { testController } from '../helpers/controller.js';
 
@@ -138,5 +139,25 @@ describe('sched/backfill', () => {
     expect(await ctl.jobField(long, 'JobState')).toBe('PENDING');
     expect(await ctl.jobField(long, 'Reason')).toBe('Priority');
     await ctl.run('tscancel', [running, big, long]);
+  });
+});
+
+describe('a batch step whose container cannot be made', () => {
+  const ctl = testController();
+  afterAll(() => ctl.stop());
+
+  it('ends the job FAILED with the plugin\'s error, instead of requeueing it for ever', async () => {
+    const cluster = path.join(ctl.workDir, 'broken-tmpfs.yaml');
+    writeFileSync(
+      cluster,
+      'cluster: broken\nplugins: { job_container: job_container/tmpfs }\noptions:\n  job_container_tmpfs: { base_path: /proc/no-such-dir/x }\nnodes: [{ name: n1, cpus: 2 }]\npartitions: [{ name: p, nodes: n1 }]\n',
+    );
+    const r = await ctl.run('tsbatch', ['--cluster', cluster, '--wait', '--wrap', 'true']);
+    expect(r.exitCode).toBe(1);
+    const id = /Submitted batch job (\d+)/.exec(r.stdout)![1]!;
+    const shown = await ctl.run('tscontrol', ['--cluster', cluster, '-o', 'show', 'job', id]);
+    expect(shown.stdout).toMatch(/JobState=FAILED /);
+    expect(shown.stdout).toMatch(/ Restarts=0 /);
+    expect(readFileSync(path.join(ctl.stateDir, 'tsctld.log'), 'utf8')).toContain(`job ${id}: job_container/tmpfs: container_p_create: failed`);
   });
 });
