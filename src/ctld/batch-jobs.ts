@@ -22,8 +22,10 @@ import {
   JOB_NODE_FAIL,
   JOB_OOM,
   JOB_PENDING,
+  JOB_PREEMPTED,
   JOB_RUNNING,
   JOB_STATE_BASE,
+  JOB_SUSPENDED,
   JOB_TIMEOUT,
 } from '../plugin-api/records.js';
 import { jobDirFiles, type BatchResult, type BatchSpec, type KillRequest } from '../stepd/batch-spec.js';
@@ -154,6 +156,11 @@ export class BatchJobs implements Launcher {
     if (job.stepdPid === undefined || !signalPid(job.stepdPid, 'SIGTERM')) await this.stepdGone(job, job.stepdPid);
   }
 
+  /** Whether the job can run again after it ends (a batch job that allows requeue). */
+  requeueable(job: CtldJob): boolean {
+    return !this.interactive?.owns(job) && job.desc.requeue !== false;
+  }
+
   /** Sends a signal to a running job's batch step and everything it started (scancel -s). */
   async signal(job: CtldJob, signal: number): Promise<void> {
     if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_PENDING');
@@ -201,8 +208,10 @@ export class BatchJobs implements Launcher {
     const now = Date.now() / 1000;
     for (const job of ctl.runningJobs()) {
       const r = job.record;
+      // Time spent suspended does not count (slurmctld moves end_time on resume).
       if (job.killCause !== undefined || r.time_limit === INFINITE || r.start_time === 0) continue;
-      if (now >= r.start_time + r.time_limit * ctl.options.minuteSeconds) await this.cancel(job, 'TIMEOUT');
+      if ((r.job_state & JOB_STATE_BASE) === JOB_SUSPENDED) continue;
+      if (now >= r.start_time + (job.suspendedSeconds ?? 0) + r.time_limit * ctl.options.minuteSeconds) await this.cancel(job, 'TIMEOUT');
     }
     for (const job of [...this.orphans]) {
       if (job.stepdPid === undefined || !isStepd(job.stepdPid)) await this.stepdGone(job, job.stepdPid);
@@ -227,6 +236,7 @@ export class BatchJobs implements Launcher {
       result = undefined;
     }
     if (job.killCause === 'REQUEUE') return this.requeue(job, 'scontrol requeue');
+    if (job.killCause === 'PREEMPT_REQUEUE') return this.requeue(job, 'preemption');
     if (result === undefined && job.killCause === undefined && job.desc.requeue !== false) return this.requeue(job);
     await this.finish(job, result ?? { status: 0, cause: job.killCause ?? 'NODE_FAIL', failure: null });
   }
@@ -264,6 +274,7 @@ export class BatchJobs implements Launcher {
     job.stepdPid = undefined;
     job.requeueCount++;
     job.reason = 'None';
+    Object.assign(job, { suspendedAt: undefined, suspendedSeconds: 0, preemptedBy: undefined });
     await ctl.sched.slurm_sched_p_requeue?.(record, why);
     await ctl.journalProgress(job);
     this.onEnd();
@@ -290,6 +301,7 @@ export function endState(status: number): number {
 }
 
 export function stateFor(cause: KillCause): number {
+  if (cause === 'PREEMPTED' || cause === 'PREEMPT_REQUEUE') return JOB_PREEMPTED;
   return cause === 'TIMEOUT' ? JOB_TIMEOUT : cause === 'NODE_FAIL' ? JOB_NODE_FAIL : JOB_CANCELLED;
 }
 
