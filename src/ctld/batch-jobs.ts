@@ -162,10 +162,10 @@ export class BatchJobs implements Launcher {
   }
 
   /** Sends a signal to a running job's batch step and everything it started (scancel -s). */
-  async signal(job: CtldJob, signal: number): Promise<void> {
+  async signal(job: CtldJob, signal: number, throughSelect = true): Promise<void> {
     if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_PENDING');
     if (this.interactive?.owns(job)) return this.interactive.signal(job, signal);
-    await this.selectSignal(job, signal);
+    if (throughSelect) await this.selectSignal(job, signal);
     const files = jobDirFiles(this.ctl.options.stateDir, job.record.job_id);
     writeFileSync(files.signal, JSON.stringify({ signal }));
     if (job.stepdPid !== undefined) signalPid(job.stepdPid, 'SIGUSR2');

@@ -14,16 +14,17 @@ import type { CtldJob } from './job.js';
 
 const { SIGSTOP, SIGCONT } = constants.signals;
 
-/** What sends a signal to everything a job runs (BatchJobs). */
+/** What sends a signal to everything a job runs (BatchJobs); `throughSelect` false skips select_p_job_signal. */
 export interface JobSignaller {
-  signal(job: CtldJob, signal: number): Promise<void> | void;
+  signal(job: CtldJob, signal: number, throughSelect?: boolean): Promise<void> | void;
 }
 
 /** Suspends a running job; a plugin's refusal is the user's error. */
 export async function suspendJob(ctl: Controller, signaller: JobSignaller, job: CtldJob, indfSusp: boolean): Promise<void> {
   const rc = await ctl.select.jobSuspend(job.record, indfSusp);
   if (rc !== SLURM_SUCCESS) throw selectRefusal(rc);
-  await signaller.signal(job, SIGSTOP);
+  // slurmctld suspends through the node daemons, not select_g_job_signal: select heard job_suspend.
+  await signaller.signal(job, SIGSTOP, false);
   job.record.job_state = JOB_SUSPENDED;
   job.suspendedAt = Math.floor(Date.now() / 1000);
   await ctl.journalProgress(job);
@@ -41,7 +42,7 @@ export async function resumeJob(ctl: Controller, signaller: JobSignaller, job: C
   const r = job.record;
   r.job_state = JOB_RUNNING;
   if (r.end_time !== INFINITE && r.end_time > 0) r.end_time += away;
-  await signaller.signal(job, SIGCONT);
+  await signaller.signal(job, SIGCONT, false);
   await ctl.journalProgress(job);
   return SLURM_SUCCESS;
 }
