@@ -70,7 +70,16 @@ export function init(host: PluginHost): Rc {
   return SLURM_SUCCESS;
 }
 
-export const { select_p_state_save, select_p_state_restore, select_p_job_test, select_p_get_info_from_plugin } = linear;
+export const {
+  select_p_state_save,
+  select_p_state_restore,
+  select_p_job_test,
+  select_p_get_info_from_plugin,
+  select_p_job_suspend,
+  select_p_job_resume,
+  select_p_job_resized,
+  select_p_job_expand_allow,
+} = linear;
 
 export function select_p_node_init(node_ptr: readonly node_record_t[]): Rc {
   torus = buildTorus(node_ptr.map((n) => n.name), declaredDims, dimCount, false);

@@ -62,6 +62,8 @@ export class SelectCore {
   private catalog: NodeCatalog[] = [];
   private usage = Usage.empty([]);
   private readonly running = new Map<number, Running>();
+  /** Running jobs that are suspended: their allocation is kept but not counted in usage. */
+  private readonly suspended = new Set<number>();
 
   log: PluginLog | undefined;
 
@@ -124,6 +126,10 @@ export class SelectCore {
       if (alloc === null) return SLURM_ERROR;
       this.record(job, alloc);
     }
+    // A suspended job gave its resources up (job_suspend); a restored allocation holds them.
+    for (const job of jobs) {
+      if ((job.job_state & JOB_STATE_BASE) === JOB_SUSPENDED) this.job_suspend(job, true);
+    }
     return SLURM_SUCCESS;
   }
 
@@ -149,6 +155,11 @@ export class SelectCore {
       if (alloc) {
         return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(alloc), job_resources: toJobResources(alloc, this.catalog.length) };
       }
+      const preempting = this.preemptees(args.preemptee_candidates ?? [], attempt);
+      if (preempting) {
+        const { alloc: after, jobs } = preempting;
+        return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(after), job_resources: toJobResources(after, this.catalog.length), preempted: jobs };
+      }
       return attempt(empty()) ? busy() : never();
     }
     return this.willRun(attempt, empty);
@@ -173,9 +184,78 @@ export class SelectCore {
   job_fini(job: job_record_t): Rc {
     const running = this.running.get(job.job_id);
     if (running === undefined) return SLURM_ERROR;
-    this.usage.remove(running.alloc);
+    if (!this.suspended.delete(job.job_id)) this.usage.remove(running.alloc);
     this.running.delete(job.job_id);
     return SLURM_SUCCESS;
+  }
+
+  /**
+   * select_p_job_suspend: the job's CPUs, memory and gres go back to the pool (whether an
+   * administrator or preemption suspended it) until select_p_job_resume takes them again.
+   */
+  job_suspend(job: job_record_t, _indf_susp: boolean): Rc {
+    const running = this.running.get(job.job_id);
+    if (running === undefined) return SLURM_ERROR;
+    if (this.suspended.has(job.job_id)) return SLURM_SUCCESS;
+    this.usage.remove(running.alloc);
+    this.suspended.add(job.job_id);
+    return SLURM_SUCCESS;
+  }
+
+  /** select_p_job_resume: take the job's resources again; ESLURM_NODES_BUSY while others hold them. */
+  job_resume(job: job_record_t, _indf_susp: boolean): Rc {
+    const running = this.running.get(job.job_id);
+    if (running === undefined) return SLURM_ERROR;
+    if (!this.suspended.has(job.job_id)) return SLURM_SUCCESS;
+    if (!this.usage.fits(running.alloc)) return errnoValue('ESLURM_NODES_BUSY');
+    this.usage.add(running.alloc);
+    this.suspended.delete(job.job_id);
+    return SLURM_SUCCESS;
+  }
+
+  /** select_p_job_resized: `node` leaves the job's allocation; job_resrcs follows. */
+  job_resized(job: job_record_t, node: node_record_t): Rc {
+    const running = this.running.get(job.job_id);
+    if (running === undefined || !running.alloc.nodes.some((n) => n.index === node.index)) return SLURM_ERROR;
+    const alloc: Allocation = { ...running.alloc, nodes: running.alloc.nodes.filter((n) => n.index !== node.index) };
+    if (!this.suspended.has(job.job_id)) {
+      this.usage.remove(running.alloc);
+      this.usage.add(alloc);
+    }
+    this.running.set(job.job_id, { ...running, alloc });
+    job.job_resrcs = toJobResources(alloc, this.catalog.length);
+    return SLURM_SUCCESS;
+  }
+
+  // The fewest candidates (taken in the order given: the host lists the ones it would rather
+  // preempt first) whose resources make the job fit, and where it then goes; null if even all
+  // of them do not make room.
+  private preemptees(
+    candidates: readonly job_record_t[],
+    attempt: (usage: Usage) => Allocation | null,
+  ): { alloc: Allocation; jobs: number[] } | null {
+    const usage = this.usage.clone();
+    const taken: Running[] = [];
+    let fits = false;
+    for (const job of candidates) {
+      const running = this.running.get(job.job_id);
+      if (running === undefined || this.suspended.has(job.job_id)) continue;
+      usage.remove(running.alloc);
+      taken.push(running);
+      if (attempt(usage)) {
+        fits = true;
+        break;
+      }
+    }
+    if (!fits) return null;
+    // Give back, last taken first, every one the job fits without.
+    for (let k = taken.length - 2; k >= 0; k--) {
+      usage.add(taken[k]!.alloc);
+      if (attempt(usage)) taken.splice(k, 1);
+      else usage.remove(taken[k]!.alloc);
+    }
+    const alloc = attempt(usage);
+    return alloc ? { alloc, jobs: taken.map((r) => r.alloc.jobId) } : null;
   }
 
   /** select_p_step_finish: steps hold nothing of their own here. */
@@ -195,7 +275,9 @@ export class SelectCore {
     const now = Math.floor(Date.now() / 1000);
     const first = attempt(this.usage);
     if (first) return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(first), start_time: now };
-    const ending = [...this.running.values()].filter((r) => Number.isFinite(r.end)).sort((a, b) => a.end - b.end);
+    const ending = [...this.running.values()]
+      .filter((r) => Number.isFinite(r.end) && !this.suspended.has(r.alloc.jobId))
+      .sort((a, b) => a.end - b.end);
     const afterEnding = (k: number) => {
       const usage = this.usage.clone();
       for (const job of ending.slice(0, k)) usage.remove(job.alloc);
@@ -291,6 +373,11 @@ export function selectFunctions(core: SelectCore) {
     select_p_job_begin: (job_ptr: job_record_t): Rc => core.job_begin(job_ptr),
     select_p_job_ready: (job_ptr: job_record_t): boolean => core.job_ready(job_ptr),
     select_p_job_fini: (job_ptr: job_record_t): Rc => core.job_fini(job_ptr),
+    select_p_job_suspend: (job_ptr: job_record_t, indf_susp: boolean): Rc => core.job_suspend(job_ptr, indf_susp),
+    select_p_job_resume: (job_ptr: job_record_t, indf_susp: boolean): Rc => core.job_resume(job_ptr, indf_susp),
+    select_p_job_resized: (job_ptr: job_record_t, node_ptr: node_record_t): Rc => core.job_resized(job_ptr, node_ptr),
+    // Slurm removed job expansion (select_p_job_expand): no built-in plugin moves resources between jobs.
+    select_p_job_expand_allow: (): boolean => false,
     select_p_step_finish: (step_ptr: step_record_t, killing_step: boolean): Rc => core.step_finish(step_ptr, killing_step),
     select_p_get_info_from_plugin: (dinfo: select_plugindata_info, _job_ptr: job_record_t | null): GetResult => core.get_info(dinfo),
     select_p_resv_test: (_resv_desc_ptr: resv_desc_msg_t, node_cnt: number, avail_bitmap: Bitstr, _core_bitmap: Bitstr | null) => {

@@ -7,7 +7,7 @@ import { DEFAULT_PLUGINS } from './plugin-names.js';
 import { ALL_NODES, type NodeEntry, type PartitionEntry, type TopEntry } from './schema.js';
 import type { Draft } from './shapes.js';
 import { topologyOf } from './topology.js';
-import type { ClusterConfig, NodeConfig, PartitionConfig } from './types.js';
+import type { ClusterConfig, NodeConfig, PartitionConfig, PreemptMode } from './types.js';
 
 export interface Origin {
   /** Absolute path of the file, or '<built-in default>'. */
@@ -22,7 +22,11 @@ export function normalize(draft: Draft, origin: Origin): ClusterConfig {
   const top = draft.top as TopEntry;
   const nodes = draft.nodes.flatMap(({ entry }) => expandNodes(entry as NodeEntry));
   const order = new Map(nodes.map((n, i) => [n.name, i]));
-  const partitions = draft.partitions.map(({ entry }) => partition(entry as PartitionEntry, nodes, order));
+  const preempt = {
+    type: top.preempt?.type ?? 'preempt/none',
+    mode: top.preempt?.mode ?? 'OFF',
+  } as const;
+  const partitions = draft.partitions.map(({ entry }) => partition(entry as PartitionEntry, nodes, order, preempt.mode));
   // No partition says `default: true`: the first one is the default. (Slurm would have no
   // default partition, and reject jobs that do not name one.)
   const first = partitions[0];
@@ -53,6 +57,7 @@ export function normalize(draft: Draft, origin: Origin): ClusterConfig {
     },
     nodes,
     partitions,
+    preempt,
     options: pluginOptions(top, authType, keyFile),
   };
 }
@@ -87,7 +92,7 @@ function expandNodes(entry: NodeEntry): NodeConfig[] {
   }));
 }
 
-function partition(entry: PartitionEntry, nodes: NodeConfig[], order: Map<string, number>): PartitionConfig {
+function partition(entry: PartitionEntry, nodes: NodeConfig[], order: Map<string, number>, preemptMode: PreemptMode): PartitionConfig {
   const exprs = entry.nodes ?? [];
   let names: string[];
   if (exprs.includes(ALL_NODES)) names = nodes.map((n) => n.name);
@@ -106,6 +111,8 @@ function partition(entry: PartitionEntry, nodes: NodeConfig[], order: Map<string
     minNodes: entry.min_nodes ?? 0,
     state: entry.state ?? 'UP',
     oversubscribe: entry.oversubscribe ?? 'NO',
+    priorityTier: entry.priority_tier ?? 1,
+    preemptMode: entry.preempt_mode ?? preemptMode,
   };
 }
 

@@ -29,6 +29,15 @@ function clusterName(text: string): string {
   return text.toLowerCase();
 }
 
+/** `partition_prio` or `preempt/partition_prio`, `none` or `preempt/none`. */
+function preemptType(text: string): 'preempt/partition_prio' | 'preempt/none' {
+  const minor = text.trim().replace(/^preempt\//i, '').toLowerCase();
+  if (minor === 'partition_prio' || minor === 'none') return `preempt/${minor}`;
+  throw new BadValue(`invalid preempt type ${JSON.stringify(text)} (partition_prio or none)`);
+}
+
+const preemptMode = oneOf('preempt mode', ['OFF', 'CANCEL', 'REQUEUE', 'SUSPEND'] as const);
+
 export const TopSchema = strictMap({
   cluster: convert(str, clusterName),
   control: v.optional(
@@ -57,6 +66,13 @@ export const TopSchema = strictMap({
       auth: v.optional(convert(str, pluginType('auth'))),
       // A string is split on ":" like Slurm's PluginDir.
       plugin_dirs: v.optional(listOf((dir) => dir, ':')),
+    }),
+  ),
+  // slurm.conf PreemptType (partition_prio or none) and PreemptMode.
+  preempt: v.optional(
+    strictMap({
+      type: v.optional(convert(str, preemptType)),
+      mode: v.optional(convert(str, preemptMode)),
     }),
   ),
   // Entries are checked one by one with NodeSchema / PartitionSchema.
@@ -131,6 +147,8 @@ export const PartitionSchema = strictMap({
   min_nodes: v.optional(int('a non-negative integer', 0)),
   state: v.optional(convert(str, oneOf('partition state', ['UP', 'DOWN', 'DRAIN', 'INACTIVE'] as const))),
   oversubscribe: v.optional(oversubscribe),
+  priority_tier: v.optional(int('an integer from 0 to 65533', 0, 65533)),
+  preempt_mode: v.optional(convert(str, preemptMode)),
 });
 
 export type PartitionEntry = v.InferOutput<typeof PartitionSchema>;

@@ -50,6 +50,20 @@ export interface PartitionConfig {
   minNodes: number;
   state: PartitionState;
   oversubscribe: OverSubscribe;
+  /** slurm.conf PriorityTier (default 1): jobs of a higher tier may preempt jobs of a lower one. */
+  priorityTier: number;
+  /** slurm.conf partition PreemptMode: how its jobs are preempted; the cluster's mode when not set. */
+  preemptMode: PreemptMode;
+}
+
+/** What happens to a preempted job (slurm.conf PreemptMode; GANG is not implemented). */
+export type PreemptMode = 'OFF' | 'CANCEL' | 'REQUEUE' | 'SUSPEND';
+
+/** slurm.conf PreemptType and the cluster-wide PreemptMode. */
+export interface PreemptConfig {
+  /** `preempt/partition_prio`, or `preempt/none` (no preemption). */
+  type: 'preempt/partition_prio' | 'preempt/none';
+  mode: PreemptMode;
 }
 
 /** Active plugin of each type, as `major/minor`. */
@@ -85,6 +99,7 @@ export interface ClusterConfig {
   /** Expanded: one entry per node, in file order. */
   nodes: NodeConfig[];
   partitions: PartitionConfig[];
+  preempt: PreemptConfig;
   /** Per-plugin option blocks (`job_container_tmpfs: {base_path: ...}`), kept raw. */
   options: Record<string, unknown>;
 }

@@ -1,7 +1,6 @@
 // The controller's answers to tscontrol's administrative requests: live node and partition
 // information, `update NodeName=...`, `update JobId=...`, `suspend`, `resume`, `requeue`
 // and `reconfigure`. Errors are Slurm's errno texts; tscontrol adds scontrol's framing.
-import { constants } from 'node:os';
 import { UserError } from '../core/errors.js';
 import { expandHostlist } from '../core/hostlist.js';
 import { INFINITE } from '../core/slurm-constants.js';
@@ -16,6 +15,8 @@ import type { CtldJob } from './job.js';
 import { liveClusterInfo } from './live-info.js';
 import type { AdminState } from './node-states.js';
 import { findJobs } from './rpc-handlers.js';
+import { resumeJob, selectRefusal, suspendJob } from './suspend.js';
+import { resizeJob, type ResizedAllocation } from './resize.js';
 
 interface Caller {
   userId: number;
@@ -31,24 +32,33 @@ export interface JobUpdate {
   timeLimit?: TimeLimitChange;
   partition?: string;
   name?: string;
+  /** NumNodes=: shrink a running job to this many nodes. */
+  numNodes?: number;
 }
 
-const { SIGSTOP, SIGCONT } = constants.signals;
 
 export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Scheduler): Record<string, (body: never) => Promise<unknown>> {
   return {
-    cluster_info: async () => liveClusterInfo(ctl),
+    cluster_info: async () => {
+      await ctl.nodeinfoSetAll();
+      return liveClusterInfo(ctl);
+    },
 
     update_node: async (body: Caller & { nodes: string; state?: string; reason?: string }) => {
+      ctl.nodesChanged();
       await updateNodes(ctl, batch, body);
       scheduler.kick();
       return {};
     },
 
     update_job: async (body: Caller & { id: string; update: JobUpdate }) => {
-      for (const job of findJobs(ctl, body.id)) await updateJob(ctl, job, body.update, body.userId);
+      const resized: ResizedAllocation[] = [];
+      for (const job of findJobs(ctl, body.id)) {
+        await updateJob(ctl, job, body.update, body.userId);
+        if (body.update.numNodes !== undefined) resized.push(await resizeJob(ctl, job, body.update.numNodes));
+      }
       scheduler.kick();
-      return {};
+      return { resized };
     },
 
     suspend: async (body: Caller & { id: string }) => {
@@ -58,10 +68,10 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
         if (base === JOB_SUSPENDED) continue;
         if (base === JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_PENDING');
         if (isFinished(job.record.job_state) || job.killCause !== undefined) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
-        await batch.signal(job, SIGSTOP);
-        job.record.job_state = JOB_SUSPENDED;
-        await ctl.journalProgress(job);
+        await suspendJob(ctl, batch, job, true);
       }
+      // What the suspended jobs gave up may start others.
+      scheduler.kick();
       return {};
     },
 
@@ -69,10 +79,11 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
       for (const job of suspendable(ctl, body)) {
         if (isFinished(job.record.job_state) || job.killCause !== undefined) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
         if ((job.record.job_state & JOB_STATE_BASE) !== JOB_SUSPENDED) throw UserError.fromErrno('ESLURM_JOB_NOT_SUSPENDED');
-        job.record.job_state = JOB_RUNNING;
-        await batch.signal(job, SIGCONT);
-        await ctl.journalProgress(job);
+        // An administrator's resume also ends a preemption's suspension.
+        const rc = await resumeJob(ctl, batch, job, true);
+        if (rc !== 0) throw selectRefusal(rc);
       }
+      scheduler.kick();
       return {};
     },
 

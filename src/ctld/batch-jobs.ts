@@ -3,11 +3,8 @@
 // its pid after a controller restart), asked to end on cancel or time limit, and its result
 // turns into the job's final state. A step daemon that vanished without a result is a node
 // failure: the job is requeued, or ends NODE_FAIL with --no-requeue, as Slurm does.
-import { ensureDir } from '../core/ensure-dir.js';
-import { spawn } from 'node:child_process';
-import { openSync, closeSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { constants } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { INFINITE } from '../core/slurm-constants.js';
 import { UserError } from '../core/errors.js';
 import { isFinished } from '../core/job-state.js';
@@ -22,8 +19,10 @@ import {
   JOB_NODE_FAIL,
   JOB_OOM,
   JOB_PENDING,
+  JOB_PREEMPTED,
   JOB_RUNNING,
   JOB_STATE_BASE,
+  JOB_SUSPENDED,
   JOB_TIMEOUT,
 } from '../plugin-api/records.js';
 import { jobDirFiles, type BatchResult, type BatchSpec, type KillRequest } from '../stepd/batch-spec.js';
@@ -172,11 +171,16 @@ export class BatchJobs implements Launcher {
     if (!reached && job.batchNode === node) await this.ended(job, undefined);
   }
 
+  /** Whether the job can run again after it ends (a batch job that allows requeue). */
+  requeueable(job: CtldJob): boolean {
+    return !this.interactive?.owns(job) && job.desc.requeue !== false;
+  }
+
   /** Sends a signal to a running job's batch step and everything it started (scancel -s). */
-  async signal(job: CtldJob, signal: number): Promise<void> {
+  async signal(job: CtldJob, signal: number, throughSelect = true): Promise<void> {
     if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_PENDING');
     if (this.interactive?.owns(job)) return this.interactive.signal(job, signal);
-    await this.selectSignal(job, signal);
+    if (throughSelect) await this.selectSignal(job, signal);
     if (job.batchNode !== undefined) {
       await this.daemons!.send(job.batchNode, 'batch-signal', { jobId: job.record.job_id, signal });
       return;
@@ -223,8 +227,10 @@ export class BatchJobs implements Launcher {
     const now = Date.now() / 1000;
     for (const job of ctl.runningJobs()) {
       const r = job.record;
+      // Time spent suspended does not count (slurmctld moves end_time on resume).
       if (job.killCause !== undefined || r.time_limit === INFINITE || r.start_time === 0) continue;
-      if (now >= r.start_time + r.time_limit * ctl.options.minuteSeconds) await this.cancel(job, 'TIMEOUT');
+      if ((r.job_state & JOB_STATE_BASE) === JOB_SUSPENDED) continue;
+      if (now >= r.start_time + (job.suspendedSeconds ?? 0) + r.time_limit * ctl.options.minuteSeconds) await this.cancel(job, 'TIMEOUT');
     }
     for (const job of [...this.orphans]) {
       if (job.stepdPid === undefined || !isBatchStepd(job.stepdPid)) await this.stepdGone(job, job.stepdPid);
@@ -247,6 +253,7 @@ export class BatchJobs implements Launcher {
   /** The batch step is over, with its result or without one (lost: requeue or NODE_FAIL). */
   private async ended(job: CtldJob, result: BatchResult | undefined): Promise<void> {
     if (job.killCause === 'REQUEUE') return this.requeue(job, 'scontrol requeue');
+    if (job.killCause === 'PREEMPT_REQUEUE') return this.requeue(job, 'preemption');
     if (result === undefined && job.killCause === undefined && job.desc.requeue !== false) return this.requeue(job);
     await this.finish(job, result ?? { status: 0, cause: job.killCause ?? 'NODE_FAIL', failure: null });
   }
@@ -286,6 +293,7 @@ export class BatchJobs implements Launcher {
     job.batchNode = undefined;
     job.requeueCount++;
     job.reason = 'None';
+    Object.assign(job, { suspendedAt: undefined, suspendedSeconds: 0, preemptedBy: undefined });
     await ctl.sched.slurm_sched_p_requeue?.(record, why);
     await ctl.journalProgress(job);
     this.onEnd();
@@ -312,6 +320,7 @@ export function endState(status: number): number {
 }
 
 export function stateFor(cause: KillCause): number {
+  if (cause === 'PREEMPTED' || cause === 'PREEMPT_REQUEUE') return JOB_PREEMPTED;
   return cause === 'TIMEOUT' ? JOB_TIMEOUT : cause === 'NODE_FAIL' ? JOB_NODE_FAIL : JOB_CANCELLED;
 }
 

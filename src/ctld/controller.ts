@@ -38,18 +38,21 @@ export class Controller implements JobLookup {
   readonly jobs = new Map<number, CtldJob>();
   /** Array job id → its tasks, in task order. */
   readonly arrays = new Map<number, CtldJob[]>();
-  readonly table: NodeTable;
+  /** Rebuilt once at start when the select plugin ranks the nodes (select_p_node_ranking). */
+  table: NodeTable;
   /** The nodes' live states (drain, down, allocated, ...), kept on the table's records. */
-  readonly nodeStates: NodeStates;
+  nodeStates: NodeStates;
   readonly store: StateStore;
   /** Advance reservations (tscontrol create reservation), saved beside the jobs. */
-  readonly reservations: Reservations;
+  reservations: Reservations;
   select!: Select;
   sched!: SchedPlugin;
   /** The priority the last submitted job got (priority/basic counts down from here). */
   lastPriority = 0xffff0001;
   private readonly finishedWaiters = new Map<number, Array<() => void>>();
   private readonly changeListeners = new Set<() => void>();
+  /** Something changed since select_p_select_nodeinfo_set_all last ran. */
+  private nodeinfoStale = true;
 
   constructor(readonly options: ControllerOptions) {
     this.table = NodeTable.fromConfig(options.config);
@@ -64,19 +67,25 @@ export class Controller implements JobLookup {
 
   /** Loads the plugins and the saved state: select_p_node_init → state_restore → job_init. */
   async start(): Promise<string[]> {
-    const { config, registry } = this.options;
+    const { registry } = this.options;
+    const selectPlugin = await registry.get('select', this.options.config.plugins.select);
+    // The plugin's state file goes beside the controller's own (state/ctld), where an embedded
+    // tsrun, which restores from its own state directory, never reads it.
+    this.select = new Select(selectPlugin.module as unknown as SelectOps, { pluginType: selectPlugin.type, stateDir: this.store.dir });
+    // slurmctld asks for ranks first and orders its node table by them: everything after
+    // (partitions, jobs, placement) sees the ranked order.
+    const ranks = await this.select.nodeRanking(this.table.nodes);
+    if (ranks !== null) this.orderNodes(ranks);
+    const { config } = this.options;
     const recovered = this.store.recover();
     this.reservations.load((problem) => recovered.problems.push(problem));
     for (const stored of [...recovered.jobs.values()].sort((a, b) => a.id - b.id)) this.restoreJob(stored);
     this.nodeStates.restore(recovered.nodes.values());
     this.nodeStates.refresh(this.jobs.values());
-    const selectPlugin = await registry.get('select', config.plugins.select);
-    // The plugin's state file goes beside the controller's own (state/ctld), where an embedded
-    // tsrun, which restores from its own state directory, never reads it.
-    this.select = new Select(selectPlugin.module as unknown as SelectOps, { pluginType: selectPlugin.type, stateDir: this.store.dir });
     const rc = await this.select.init(
       this.table.nodes,
       [...this.jobs.values()].map((job) => job.record),
+      ranks,
     );
     if (rc !== 0) throw new UserError(`${selectPlugin.type}: could not take over the running jobs (rc ${rc})`);
     const dims = await this.select.baGetDims();
@@ -87,6 +96,34 @@ export class Controller implements JobLookup {
     }
     this.store.open({ seq: recovered.seq, jobs: this.storedJobs(), nodes: this.nodeStates.stored() });
     return recovered.problems;
+  }
+
+  // Node order by rank (lower first, ties in file order): the cluster as if the file listed
+  // them so, with the table, node states and reservations rebuilt on it.
+  private orderNodes(ranks: readonly number[]): void {
+    const { config } = this.options;
+    const order = config.nodes.map((_, i) => i).sort((a, b) => ranks[a]! - ranks[b]! || a - b);
+    const nodes = order.map((i) => config.nodes[i]!);
+    const position = new Map(nodes.map((node, i) => [node.name, i]));
+    const partitions = config.partitions.map((p) => ({ ...p, nodes: [...p.nodes].sort((a, b) => position.get(a)! - position.get(b)!) }));
+    this.options.config = Object.freeze({ ...config, nodes, partitions });
+    this.table = NodeTable.fromConfig(this.options.config);
+    this.nodeStates = new NodeStates(this.table, this.options.config);
+    this.reservations = new Reservations(this.store.dir, this.table);
+    this.log.info(`select: nodes ranked: ${nodes.map((n) => n.name).join(',')}`);
+  }
+
+  /** Before node information goes out: select_p_select_nodeinfo_set_all, when anything changed. */
+  async nodeinfoSetAll(): Promise<void> {
+    if (!this.nodeinfoStale) return;
+    this.nodeinfoStale = false;
+    const rc = await this.select.nodeinfoSetAll();
+    if (rc !== 0) this.log.error(`select_p_select_nodeinfo_set_all failed (rc ${rc})`);
+  }
+
+  /** Node states changed (not through a job): node information must be refreshed. */
+  nodesChanged(): void {
+    this.nodeinfoStale = true;
   }
 
   // ---- the job table ----
@@ -227,6 +264,7 @@ export class Controller implements JobLookup {
   }
 
   private changed(): void {
+    this.nodeinfoStale = true;
     for (const listener of this.changeListeners) listener();
   }
 

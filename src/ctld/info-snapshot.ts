@@ -26,6 +26,9 @@ export function infoFromConfig(config: ClusterConfig): ClusterInfo {
       maxNodes: part.maxNodes,
       minNodes: part.minNodes,
       oversubscribe: part.oversubscribe,
+      priorityTier: part.priorityTier,
+      // scontrol prints the partition's mode only under a preempt plugin (OFF under preempt/none).
+      preemptMode: config.preempt.type === 'preempt/none' ? 'OFF' : part.preemptMode,
       totalCpus: members.reduce((sum, n) => sum + n.cpus, 0),
       totalNodes: members.length,
       totalMemory: members.reduce((sum, n) => sum + n.realMemory, 0),

@@ -12,8 +12,9 @@ export type MutableJobRecord = {
 export type HoldKind = 'user' | 'admin';
 
 /** Why a job ended early, when the controller ended it. */
-/** REQUEUE: `tscontrol requeue` ended it to run again. */
-export type KillCause = 'CANCELLED' | 'TIMEOUT' | 'NODE_FAIL' | 'REQUEUE';
+/** REQUEUE: `tscontrol requeue` ended it to run again. PREEMPTED: preemption cancelled it;
+ * PREEMPT_REQUEUE: preemption ended it to run again. */
+export type KillCause = 'CANCELLED' | 'TIMEOUT' | 'NODE_FAIL' | 'REQUEUE' | 'PREEMPTED' | 'PREEMPT_REQUEUE';
 
 export interface CtldJob {
   record: MutableJobRecord;
@@ -42,6 +43,14 @@ export interface CtldJob {
   /** While pending for resources: when and where select's WILL_RUN expects it to start. */
   expectedStart?: number;
   schedNodes?: string;
+  /** While suspended by preemption: the job that preempted it (it resumes once that one is gone). */
+  preemptedBy?: number;
+  /** Jobs this pending job preempted and is waiting for (preemption in progress). */
+  preempting?: number[];
+  /** While suspended: when it was suspended (Unix seconds). */
+  suspendedAt?: number;
+  /** Seconds spent suspended so far: they do not count against the time limit. */
+  suspendedSeconds?: number;
 }
 
 /** The `JobId` tsqueue and tscontrol print: `12` or `10_3` for an array task. */

@@ -16,8 +16,9 @@ import { dependencyState } from './dependencies.js';
 import type { CtldJob } from './job.js';
 import { applyReservationLimits, reservationLimits } from './reservation-fit.js';
 import { estimateStarts } from './expected-start.js';
+import { preemptionCandidates, preemptJobs, resumePreempted, type Preemptor } from './preempt.js';
 
-export interface Launcher {
+export interface Launcher extends Preemptor {
   /** Starts the batch step of a job that was just given resources. */
   launch(job: CtldJob): Promise<void>;
   /** Ends a job the controller gave up on (a dependency that can never be met). */
@@ -28,6 +29,8 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
   const now = Math.floor(Date.now() / 1000);
   // Slurm removes a reservation at its end.
   ctl.reservations.purgeEnded(now);
+  // Jobs preemption suspended take their resources back first once their preemptor is gone.
+  await resumePreempted(ctl, launcher);
   const eligible: CtldJob[] = [];
   const byRecord = new Map<job_record_t, CtldJob>();
   for (const job of ctl.pendingJobs()) {
@@ -160,7 +163,12 @@ async function start(
     return { rc: errnoValue('ESLURM_NODES_BUSY'), reason: job.reason };
   }
   const { now, configured, maint } = candidatesFor(ctl, job.record, usable, avail);
-  const result = await ctl.select.allocate(job.record, now, configured);
+  let result = await ctl.select.allocate(job.record, now, configured, undefined, preemptionCandidates(ctl, job, now));
+  if (result.status === 'preempt') {
+    const freed = await preemptJobs(ctl, launcher, job, result.victims);
+    result = freed ? await ctl.select.allocate(job.record, now, configured) : { status: 'pending', rc: errnoValue('ESLURM_NODES_BUSY'), reason: 'Resources' };
+  }
+  if (result.status === 'preempt') return { rc: errnoValue('ESLURM_NODES_BUSY'), reason: (job.reason = 'Resources') };
   if (result.status === 'pending') {
     job.reason = await pendingReason(ctl, job, usable, now, maint);
     return { rc: result.rc, reason: job.reason };

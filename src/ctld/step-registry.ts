@@ -2,11 +2,13 @@
 // in a batch script registers its step over its connection (`step-start`) and reports its end
 // (`step-end`). A step also ends when that connection closes or its job ends; a controller
 // restart forgets them. `tscancel N.S` reaches the step's tsrun as an answer to its
-// `step-watch` request, as the orders for tsrun's own job do.
+// `step-watch` request, as the orders for tsrun's own job do. The select plugin sees each step:
+// select_p_step_pick_nodes when it is registered (its pick is the answer to `step-start`),
+// select_p_step_finish(killing_step=true) when tscancel ends it, and (false) once it has ended.
 import { UserError } from '../core/errors.js';
 import { isFinished } from '../core/job-state.js';
 import { INFINITE } from '../core/slurm-constants.js';
-import { JOB_RUNNING, JOB_STATE_BASE } from '../plugin-api/records.js';
+import { JOB_RUNNING, JOB_STATE_BASE, type step_record_t } from '../plugin-api/records.js';
 import type { Controller } from './controller.js';
 import type { CtldJob } from './job.js';
 import { jobView } from './job-view.js';
@@ -57,6 +59,8 @@ export interface StepOrder {
 
 interface Entry {
   start: StepStart;
+  /** The step as the select plugin sees it. */
+  record: step_record_t;
   startTime: number;
   orders: StepOrder[];
   deliver: ((order: StepOrder) => void) | undefined;
@@ -70,16 +74,41 @@ export class StepRegistry {
 
   constructor(private readonly ctl: Controller) {}
 
-  /** A step of a job the controller does not run is refused: tsrun then runs it unregistered. */
-  start(body: StepStart, connection: RpcConnection): void {
+  /**
+   * A step of a job the controller does not run is refused: tsrun then runs it unregistered.
+   * Answers the nodes select_p_step_pick_nodes chose, if it chose (tsrun places its step itself
+   * today, so the answer is informative).
+   */
+  async start(body: StepStart, connection: RpcConnection): Promise<{ nodes?: string }> {
     const job = this.ctl.jobs.get(body.jobId);
     if (!job || isFinished(job.record.job_state)) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
+    const picked = job.record.node_bitmap ? await this.ctl.select.stepPickNodes(job.record, body.nodeCount) : null;
     const key = keyOf(body.jobId, body.stepId);
-    const entry: Entry = { start: body, startTime: now(), orders: [], deliver: undefined };
+    const entry: Entry = { start: body, record: this.stepRecord(job, body), startTime: now(), orders: [], deliver: undefined };
     this.entries.set(key, entry);
     connection.onClose(() => {
       if (this.entries.get(key) === entry) this.drop(key);
     });
+    return picked ? { nodes: this.ctl.table.hostlistFromBitmap(picked) } : {};
+  }
+
+  private stepRecord(job: CtldJob, body: StepStart): step_record_t {
+    let nodes = job.record.node_bitmap?.copy() ?? this.ctl.table.emptyBitmap();
+    try {
+      nodes = this.ctl.table.bitmapFromHostlist(body.nodes);
+    } catch {
+      // a step on nodes this controller does not know: the job's nodes stand for them
+    }
+    const perTask = body.ntasks > 0 ? Math.max(1, Math.floor(body.cpus / body.ntasks)) : 1;
+    return { step_id: body.stepId, job_ptr: job.record, step_node_bitmap: nodes, ntasks: body.ntasks, cpus_per_task: perTask, cpu_count: body.cpus, pn_min_memory: 0, mem_per_cpu: 0 };
+  }
+
+  // select_p_step_finish; its failure is only logged, as slurmctld does.
+  private finish(entry: Entry, killing: boolean): void {
+    void this.ctl.select.finishStep(entry.record, killing).then(
+      (rc) => rc !== 0 && this.ctl.log.error(`step ${entry.start.jobId}.${entry.start.stepId}: select_p_step_finish failed (rc ${rc})`),
+      (error: Error) => this.ctl.log.error(error.message),
+    );
   }
 
   end(jobId: number, stepId: number): void {
@@ -104,6 +133,7 @@ export class StepRegistry {
     if (!entry || !job) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
     if (userId !== 0 && job.record.user_id !== userId) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
     const order: StepOrder = signal === undefined ? { cancel: true } : { signal };
+    if (order.cancel) this.finish(entry, true);
     const deliver = entry.deliver;
     entry.deliver = undefined;
     if (deliver) deliver(order);
@@ -150,6 +180,7 @@ export class StepRegistry {
   private drop(key: string): void {
     const entry = this.entries.get(key);
     this.entries.delete(key);
+    if (entry) this.finish(entry, false);
     entry?.deliver?.({});
   }
 }
@@ -165,10 +196,7 @@ function parseStepId(text: string): { jobId: number; stepId?: number | 'batch' }
 export function stepHandlers(ctl: Controller) {
   const registry = new StepRegistry(ctl);
   return {
-    'step-start': async (body: StepStart, connection?: RpcConnection) => {
-      registry.start(body, connection!);
-      return {};
-    },
+    'step-start': async (body: StepStart, connection?: RpcConnection) => registry.start(body, connection!),
     'step-end': async (body: { jobId: number; stepId: number; exitStatus: number }) => {
       registry.end(body.jobId, body.stepId);
       return {};

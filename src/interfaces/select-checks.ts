@@ -10,8 +10,14 @@ export function jobTestProblem(result: unknown, args: SelectJobTestArgs, candida
   if (typeof result !== 'object' || result === null || typeof (result as { rc?: unknown }).rc !== 'number') {
     return 'returned no { rc } result';
   }
-  const { rc, nodes, job_resources } = result as { rc: number; nodes?: unknown; job_resources?: job_resources_t };
+  const { rc, nodes, job_resources, preempted } = result as { rc: number; nodes?: unknown; job_resources?: job_resources_t; preempted?: unknown };
   if (rc !== SLURM_SUCCESS) return nodes === undefined ? undefined : `returned nodes with the failure rc ${rc}`;
+  if (preempted !== undefined) {
+    const offered = new Set((args.preemptee_candidates ?? []).map((job) => job.job_id));
+    if (!Array.isArray(preempted) || preempted.some((id) => !offered.has(id as number))) {
+      return 'named jobs to preempt that were not among the preemption candidates';
+    }
+  }
   if (!isBitstr(nodes) || nodes.size !== candidates.size) return `returned no node bitmap of ${candidates.size} bits`;
   const outside = firstOutside(nodes, candidates);
   if (outside !== undefined) return `returned node index ${outside}, which is not among the candidate nodes`;

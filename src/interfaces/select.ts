@@ -61,7 +61,9 @@ export type AllocateResult =
   /** Could run some day, not now: leave it queued. */
   | { readonly status: 'pending'; readonly rc: Rc; readonly reason: string }
   /** Can never run on the configured nodes: reject it with `rc`. */
-  | { readonly status: 'rejected'; readonly rc: Rc };
+  | { readonly status: 'rejected'; readonly rc: Rc }
+  /** Could run now if these running jobs (ids, from the preemption candidates) were preempted. */
+  | { readonly status: 'preempt'; readonly victims: readonly number[] };
 
 /** Slurm's node counts for a job: `-N min[-max]`; req_nodes is the maximum when given. */
 export function nodeCountsOf(job: job_record_t): NodeCountArgs {
@@ -94,8 +96,9 @@ export class Select {
    * select_p_state_restore, select_p_job_init, and select_p_select_nodeinfo_set for each
    * recovered job that holds nodes.
    */
-  async init(nodes: readonly node_record_t[], jobs: readonly job_record_t[]): Promise<Rc> {
-    this.ranks = await this.nodeRanking(nodes);
+  async init(nodes: readonly node_record_t[], jobs: readonly job_record_t[], ranks?: readonly number[] | null): Promise<Rc> {
+    // The controller may have asked already, to order its node table by the ranks.
+    this.ranks = ranks !== undefined ? ranks : await this.nodeRanking(nodes);
     for (const step of [
       () => this.nodeInit(nodes),
       async () => (await this.call('select_p_ba_init', nodes, true), SLURM_SUCCESS),
@@ -137,15 +140,21 @@ export class Select {
   /**
    * A new job (the API page's flow): select_p_job_test in RUN_NOW on `candidates` (the nodes
    * usable now); failing that, in TEST_ONLY on `allConfigured` to tell "never" (rejected) from
-   * "not now" (pending); then select_p_job_begin and select_p_job_ready.
+   * "not now" (pending); then select_p_job_begin and select_p_job_ready. With `preemptees`
+   * (running jobs it may preempt), RUN_NOW may answer that the job fits once some of them
+   * are preempted: nothing begins then, and the caller preempts them.
    */
   async allocate(
     job: job_record_t,
     candidates: Bitstr,
     allConfigured: Bitstr,
     counts: NodeCountArgs = nodeCountsOf(job),
+    preemptees: readonly job_record_t[] | null = null,
   ): Promise<AllocateResult> {
-    const now = await this.jobTest(this.testArgs(job, candidates, counts, SELECT_MODE_RUN_NOW));
+    const now = await this.jobTest({ ...this.testArgs(job, candidates, counts, SELECT_MODE_RUN_NOW), preemptee_candidates: preemptees });
+    if (now.nodes !== undefined && now.preempted !== undefined && now.preempted.length > 0) {
+      return { status: 'preempt', victims: now.preempted };
+    }
     if (now.nodes === undefined) {
       const ever = await this.jobTest(this.testArgs(job, allConfigured, counts, SELECT_MODE_TEST_ONLY));
       if (ever.nodes === undefined) return { status: 'rejected', rc: ever.rc };
@@ -207,6 +216,43 @@ export class Select {
   /** The job ends: select_g_job_fini → select_p_job_fini. */
   async release(job: job_record_t): Promise<Rc> {
     return this.call('select_p_job_fini', job);
+  }
+
+  /**
+   * The job is suspended (tscontrol suspend: `indf_susp` true; preemption: false):
+   * select_g_job_suspend → select_p_job_suspend.
+   */
+  async jobSuspend(job: job_record_t, indf_susp: boolean): Promise<Rc> {
+    return this.call('select_p_job_suspend', job, indf_susp);
+  }
+
+  /** The suspended job resumes: select_g_job_resume → select_p_job_resume. */
+  async jobResume(job: job_record_t, indf_susp: boolean): Promise<Rc> {
+    return this.call('select_p_job_resume', job, indf_susp);
+  }
+
+  /** Can the plugin move one job's resources to another: select_g_job_expand_allow → select_p_job_expand_allow. */
+  async jobExpandAllow(): Promise<boolean> {
+    return Boolean(await this.call('select_p_job_expand_allow'));
+  }
+
+  /** `node` leaves the job's allocation (it shrinks): select_g_job_resized → select_p_job_resized. */
+  async jobResized(job: job_record_t, node: node_record_t): Promise<Rc> {
+    return this.call('select_p_job_resized', job, node);
+  }
+
+  /**
+   * Nodes for a new step of `job`: select_g_step_pick_nodes → select_p_step_pick_nodes; null
+   * when the plugin leaves the choice to the caller. An answer must be `node_count` of the
+   * job's own nodes.
+   */
+  async stepPickNodes(job: job_record_t, node_count: number): Promise<Bitstr | null> {
+    const picked = await this.call('select_p_step_pick_nodes', job, null, node_count);
+    if (picked === null || picked === undefined) return null;
+    if (!job.node_bitmap || typeof picked.isSubsetOf !== 'function' || !picked.isSubsetOf(job.node_bitmap) || picked.setCount() !== node_count) {
+      this.refuse('select_p_step_pick_nodes', `returned nodes that are not ${node_count} of job ${job.job_id}'s`);
+    }
+    return picked;
   }
 
   /** A step ends: select_g_step_finish → select_p_step_finish. */

@@ -59,6 +59,10 @@ export interface PartitionInfo {
   maxNodes: number;
   minNodes: number;
   oversubscribe: 'NO' | 'YES' | 'FORCE' | 'EXCLUSIVE';
+  /** PriorityTier; absent from older answers (read as 1). */
+  priorityTier?: number;
+  /** PreemptMode (OFF, CANCEL, REQUEUE, SUSPEND); absent from older answers (read as OFF). */
+  preemptMode?: string;
   totalCpus: number;
   totalNodes: number;
   /** MB over all member nodes (the mem= of its TRES). */

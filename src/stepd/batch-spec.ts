@@ -26,7 +26,7 @@ export interface BatchSpec {
 
 /** Why the controller asked the batch step to end (written before it sends SIGTERM). */
 export interface KillRequest {
-  cause: 'CANCELLED' | 'TIMEOUT' | 'NODE_FAIL' | 'REQUEUE';
+  cause: 'CANCELLED' | 'TIMEOUT' | 'NODE_FAIL' | 'REQUEUE' | 'PREEMPTED' | 'PREEMPT_REQUEUE';
   /** Unix seconds. */
   at: number;
   /** Who cancelled, for `CANCELLED AT ... DUE TO ...`; unused for now. */

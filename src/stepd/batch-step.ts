@@ -121,7 +121,7 @@ async function runScript(
     onKill(request);
     // slurmstepd's line in the job's output, then SIGCONT+SIGTERM to everything of the job,
     // SIGKILL after KillWait.
-    const due = request.cause === 'TIMEOUT' ? ' DUE TO TIME LIMIT' : request.cause === 'NODE_FAIL' ? ' DUE TO NODE FAILURE' : request.cause === 'REQUEUE' ? ' DUE TO JOB REQUEUE' : '';
+    const due = DUE_TO[request.cause] ?? '';
     try {
       writeSync(fds.err, `slurmstepd: error: *** JOB ${spec.jobId} ON ${spec.nodeName} CANCELLED AT ${formatSlurmDate(request.at)}${due} ***\n`);
     } catch {
@@ -168,6 +168,15 @@ function execStatus(message: string): number {
   if (message.includes('ENOENT')) return 2 << 8;
   return 1 << 8;
 }
+
+// slurmstepd's " DUE TO ..." for each reason the controller gives (a plain cancel has none).
+const DUE_TO: Partial<Record<KillRequest['cause'], string>> = {
+  TIMEOUT: ' DUE TO TIME LIMIT',
+  NODE_FAIL: ' DUE TO NODE FAILURE',
+  REQUEUE: ' DUE TO JOB REQUEUE',
+  PREEMPTED: ' DUE TO PREEMPTION',
+  PREEMPT_REQUEUE: ' DUE TO PREEMPTION',
+};
 
 function readKillRequest(jobDir: string): KillRequest {
   try {

@@ -19,6 +19,11 @@ interface Call {
   signal?: number;
   found?: boolean;
   jobs?: number[];
+  node?: string;
+  node_count?: number;
+  step?: number;
+  killing_step?: boolean;
+  indf_susp?: boolean;
 }
 
 const cluster = fixture('clusters', 'select-recorder.yaml'); // node[1-2], 4 CPUs each
@@ -66,7 +71,7 @@ describe('select plugin calls from the controller (select/recorder)', () => {
       if (call === 'job_test WILL_RUN') expect(seen[i - 1]).toBe('job_test TEST_ONLY');
     });
     const waiting = seen.slice(0, -5).filter((call) => call !== 'job_test WILL_RUN');
-    expect(waiting.length % 2).toBe(0);
+    expect(waiting.length % 2, seen.join(' | ')).toBe(0);
     for (let i = 0; i < waiting.length; i += 2) expect(waiting.slice(i, i + 2)).toEqual(['job_test RUN_NOW', 'job_test TEST_ONLY']);
   });
 
@@ -92,6 +97,38 @@ describe('select plugin calls from the controller (select/recorder)', () => {
     const signals = calls().filter((c) => c.job === id && c.hook === 'select_p_job_signal').map((c) => c.signal);
     expect(signals).toEqual([10, 9]);
     expect(about(id).slice(-2)).toEqual(['job_signal', 'job_fini']);
+  });
+
+  it('a step, suspend/resume, a NumNodes shrink and node information reach the plugin at their moments', async () => {
+    const tsrun = `${process.execPath} ${path.resolve('bin', 'tsrun.js')}`;
+    const script = `${tsrun} --cluster ${cluster} -N1 true; touch step-done; sleep 30`;
+    const id = Number((await sbatch(['--parsable', '-N2', '--wrap', script])).stdout.trim());
+    await ctl.until(() => calls().some((c) => c.job === id && c.hook === 'select_p_step_finish'));
+    const step = calls().filter((c) => c.job === id && /step_/.test(c.hook));
+    expect(step.map((c) => c.hook)).toEqual(['select_p_step_pick_nodes', 'select_p_step_finish']);
+    expect(step[0]).toMatchObject({ node_count: 1 });
+    expect(step[1]).toMatchObject({ step: 0, killing_step: false });
+
+    expect((await ctl.run('tscontrol', ['suspend', String(id)])).exitCode).toBe(0);
+    expect(about(id).at(-1)).toBe('job_suspend');
+    expect(calls().filter((c) => c.hook === 'select_p_job_suspend').at(-1)).toMatchObject({ job: id, indf_susp: true });
+    expect((await ctl.run('tscontrol', ['resume', String(id)])).exitCode).toBe(0);
+    expect(about(id).at(-1)).toBe('job_resume');
+
+    expect((await ctl.run('tscontrol', ['update', `JobId=${id}`, 'NumNodes=1'])).exitCode).toBe(0);
+    expect(calls().filter((c) => c.hook === 'select_p_job_resized').at(-1)).toMatchObject({ job: id, node: 'node2' });
+    expect(await ctl.jobField(id, 'NodeList')).toBe('node1');
+    const before = calls().length;
+    expect((await ctl.run('tscontrol', ['update', `JobId=${id}`, 'NumNodes=2'])).exitCode).toBe(1);
+    expect(calls().slice(before).map((c) => c.hook)).toEqual(['select_p_job_expand_allow']);
+
+    // Node information is refreshed through the plugin before it is answered, once per change.
+    const infoBefore = calls().length;
+    await ctl.run('tsinfo', ['--cluster', cluster]);
+    await ctl.run('tsinfo', ['--cluster', cluster]);
+    expect(calls().slice(infoBefore).map((c) => c.hook)).toEqual(['select_p_select_nodeinfo_set_all']);
+    await ctl.run('tscancel', [String(id)]);
+    await ctl.until(async () => (await state(id)) === 'CANCELLED');
   });
 
   it('saves its state at shutdown; a new controller restores it and takes over the running job', async () => {

@@ -6,6 +6,7 @@ import { UserError } from '../../core/errors.js';
 import { INFINITE } from '../../core/slurm-constants.js';
 import { parseTimeToMinutes } from '../../core/time-string.js';
 import type { JobUpdate, TimeLimitChange } from '../../ctld/admin-handlers.js';
+import type { ResizedAllocation } from '../../ctld/resize.js';
 import { callController } from './controller-call.js';
 
 const NO_ENTITY = [
@@ -68,10 +69,28 @@ async function updateJob(pairs: readonly Pair[], id: string, cluster: string | u
     if (pair.key === 'timelimit') change.timeLimit = timeLimitOf(pair.value);
     else if (pair.key === 'partition') change.partition = pair.value;
     else if (pair.key === 'name' || pair.key === 'jobname') change.name = pair.value;
+    else if (pair.key === 'numnodes') change.numNodes = nodeCountOf(pair.value);
     else throw unsupported(pair);
   }
-  await callController(cluster, 'update_job', { id, update: change }, (message) => `${message} for job ${id}`, 'ESLURM_INVALID_JOB_ID');
+  const answer = await callController<{ resized?: ResizedAllocation[] }>(
+    cluster,
+    'update_job',
+    { id, update: change },
+    (message) => `${message} for job ${id}`,
+    'ESLURM_INVALID_JOB_ID',
+  );
+  if (change.numNodes !== undefined && answer.resized?.length === 1) {
+    const { writeResizeFiles } = await import('./resize-files.js');
+    for (const line of writeResizeFiles(answer.resized[0]!)) process.stdout.write(`${line}\n`);
+  }
   return 0;
+}
+
+// NumNodes=M (scontrol also takes min-max; a running job shrinks to the minimum).
+function nodeCountOf(value: string): number {
+  const match = /^(\d+)(?:-\d+)?$/.exec(value.trim());
+  if (!match) throw new UserError('Invalid node count value');
+  return Number(match[1]);
 }
 
 // TimeLimit=MIN, =+MIN (more), =-MIN (less), or any of Slurm's time forms.

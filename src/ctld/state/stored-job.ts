@@ -25,6 +25,11 @@ export interface JobProgress {
   requeueCount: number;
   /** The allocated nodes by name (names survive a reordered cluster file; indices do not). */
   nodes: string[] | null;
+  /** Preemption and suspension; absent from journals written before they existed. */
+  preemptedBy?: number | null;
+  preempting?: number[] | null;
+  suspendedAt?: number | null;
+  suspendedSeconds?: number;
   resources: { cpus: number[]; memory: number[]; gres: gres_spec_t[][]; wholeNode: boolean } | null;
 }
 
@@ -57,6 +62,10 @@ export function progressOf(job: CtldJob, table: NodeTable): JobProgress {
     killCause: job.killCause ?? null,
     requeueCount: job.requeueCount,
     nodes: r.node_bitmap ? table.namesFromBitmap(r.node_bitmap) : null,
+    preemptedBy: job.preemptedBy ?? null,
+    preempting: job.preempting ?? null,
+    suspendedAt: job.suspendedAt ?? null,
+    suspendedSeconds: job.suspendedSeconds ?? 0,
     resources: res
       ? { cpus: res.cpus, memory: res.memory_allocated, gres: res.gres_allocated, wholeNode: res.whole_node }
       : null,
@@ -93,6 +102,10 @@ export function applyProgress(job: CtldJob, p: JobProgress, table: NodeTable): v
   job.batchNode = p.batchNode ?? undefined;
   job.killCause = p.killCause ?? undefined;
   job.requeueCount = p.requeueCount;
+  job.preemptedBy = p.preemptedBy ?? undefined;
+  job.preempting = p.preempting ?? undefined;
+  job.suspendedAt = p.suspendedAt ?? undefined;
+  job.suspendedSeconds = p.suspendedSeconds ?? 0;
   if (p.nodes === null) {
     r.node_bitmap = null;
     r.nodes = null;

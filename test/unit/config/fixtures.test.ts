@@ -50,8 +50,11 @@ describe('good cluster fixtures', () => {
           minNodes: 0,
           state: 'UP',
           oversubscribe: 'NO',
+          priorityTier: 1,
+          preemptMode: 'OFF',
         },
       ],
+      preempt: { type: 'preempt/none', mode: 'OFF' },
       options: {},
     });
   });
