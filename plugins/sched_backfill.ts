@@ -31,12 +31,6 @@ export function init(host: PluginHost): Rc {
   return SLURM_SUCCESS;
 }
 
-interface Reservation {
-  job: number;
-  nodes: Bitstr;
-  start: number;
-}
-
 function byPriority(a: job_record_t, b: job_record_t): number {
   return b.priority - a.priority || a.submit_time - b.submit_time || a.job_id - b.job_id;
 }
@@ -46,35 +40,65 @@ function endIfStartedNow(job: job_record_t, now: number): number {
   return job.time_limit === INFINITE ? Infinity : now + job.time_limit * 60;
 }
 
-/** The nodes `job` may take now without delaying any reservation it would overlap. */
-function availableFor(ctx: SchedContext, job: job_record_t, reservations: readonly Reservation[]): Bitstr {
-  const avail = ctx.bit_alloc();
-  avail.setAll();
-  const end = endIfStartedNow(job, ctx.now);
-  for (const r of reservations) if (end > r.start) avail.andNot(r.nodes);
-  return avail;
+/**
+ * The pass's reservations, the nodes of those starting at the same time kept as one union (a
+ * queue of many jobs has few distinct expected starts), and what they leave a job that would
+ * end at a given time, kept until a reservation changes.
+ */
+class Reservations {
+  private readonly byStart = new Map<number, Bitstr>();
+  private readonly availByEnd = new Map<number, Bitstr>();
+  first: number | undefined;
+
+  get size(): number {
+    return this.byStart.size;
+  }
+
+  add(job: number, nodes: Bitstr, start: number): void {
+    this.first ??= job;
+    const held = this.byStart.get(start);
+    if (held !== undefined && nodes.isSubsetOf(held)) return;
+    if (held === undefined) this.byStart.set(start, nodes.copy());
+    else held.or(nodes);
+    this.availByEnd.clear();
+  }
+
+  /** The nodes `job` may take now without delaying any reservation it would overlap. */
+  availableFor(ctx: SchedContext, job: job_record_t): Bitstr {
+    const end = endIfStartedNow(job, ctx.now);
+    let avail = this.availByEnd.get(end);
+    if (avail === undefined) {
+      avail = ctx.bit_alloc();
+      avail.setAll();
+      for (const [start, nodes] of this.byStart) if (end > start) avail.andNot(nodes);
+      this.availByEnd.set(end, avail);
+    }
+    return avail.copy();
+  }
 }
 
 export async function slurm_sched_p_schedule(ctx: SchedContext): Promise<Rc> {
   const queue = ctx.pending().filter((job) => job.priority > 0).sort(byPriority);
-  const reservations: Reservation[] = [];
+  const reservations = new Reservations();
   let started = 0;
+  let planned = 0;
   for (const job of queue) {
     if (ctx.signal.aborted) break;
-    const result = await ctx.start(job, reservations.length > 0 ? availableFor(ctx, job, reservations) : undefined);
+    const result = await ctx.start(job, reservations.size > 0 ? reservations.availableFor(ctx, job) : undefined);
     if (result.nodes !== undefined) {
       started++;
-      if (reservations.length > 0) log?.verbose(`sched: backfill: started JobId=${job.job_id} ahead of JobId=${reservations[0]!.job}`);
+      if (reservations.first !== undefined) log?.verbose(`sched: backfill: started JobId=${job.job_id} ahead of JobId=${reservations.first}`);
       continue;
     }
     if (result.rc !== ESLURM_NODES_BUSY && result.reason !== 'Resources') continue; // waits for a reason of its own
     // Blocked for resources: reserve where and when it would start, so no later job delays it.
     const plan = await ctx.will_run(job);
     if (plan.nodes !== undefined) {
-      reservations.push({ job: job.job_id, nodes: plan.nodes, start: plan.start_time });
+      reservations.add(job.job_id, plan.nodes, plan.start_time);
+      planned++;
       log?.debug(`sched: backfill: JobId=${job.job_id} expected to start at ${plan.start_time}`);
     }
-    ctx.set_reason(job, reservations.length > 1 ? 'Priority' : 'Resources');
+    ctx.set_reason(job, planned > 1 ? 'Priority' : 'Resources');
   }
   log?.debug(`sched: backfill: started ${started} of ${queue.length} pending job(s)`);
   return SLURM_SUCCESS;

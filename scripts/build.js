@@ -22,6 +22,8 @@ const entryPoints = {
   'stepd/reaper': src('src/stepd/reaper-main.ts'),
   'stepd/batch': src('src/stepd/batch-main.ts'),
   'stepd/bcast-writer': src('src/stepd/bcast-writer-main.ts'),
+  // tsctld --simulate, and the in-process harness bench/schedule.js imports.
+  'ctld/simulate': src('src/ctld/simulate/index.ts'),
 };
 for (const dir of readdirSync(src('src/commands'))) {
   entryPoints[`commands/${dir}`] = src(`src/commands/${dir}/index.ts`);

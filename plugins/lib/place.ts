@@ -10,7 +10,7 @@ import type { FeatureOption } from '../../src/ctld/feature-expr.js';
 import type { Allocation } from './allocation.js';
 import { bitsOf, isSubset, setBits } from './bits.js';
 import type { NodeCatalog } from './catalog.js';
-import type { SelectRequest } from './request.js';
+import { ANY_NODE, type SelectRequest } from './request.js';
 import type { Usage } from './usage.js';
 
 export interface NodeCounts {
@@ -62,15 +62,12 @@ function placeOption(
   usage: Usage,
   option: FeatureOption,
 ): Allocation | null {
-  const candIdx = setBits(bitmap).filter(
-    (i) => !request.excNodes?.test(i) && option.filter(catalog[i]!.features),
-  );
-  const cand = bitsOf(catalog.length, candIdx);
+  const cand = candidatesOf(catalog, request, bitmap, option);
   if (request.reqNodes && !isSubset(request.reqNodes, cand)) return null;
   let required = request.reqNodes ? request.reqNodes.copy() : null;
   let min = counts.min;
   if (option.counts.length > 0) {
-    const picked = pickCounted(engine, catalog, request, candIdx, required, counts, usage, option);
+    const picked = pickCounted(engine, catalog, request, setBits(cand), required, counts, usage, option);
     if (picked === null) return null;
     required = bitsOf(catalog.length, picked);
     min = Math.max(min, picked.length);
@@ -78,6 +75,18 @@ function placeOption(
   }
   const req = Math.max(counts.req, min);
   return engine.fit({ request, cand, required, counts: { min, max: counts.max, req }, usage });
+}
+
+// The candidates left after -x and the feature option: a copy of `bitmap` with the others
+// cleared (no per-node work at all for a job with neither, the common case).
+function candidatesOf(catalog: readonly NodeCatalog[], request: SelectRequest, bitmap: Bitstr, option: FeatureOption): Bitstr {
+  const cand = bitmap.copy();
+  if (cand.size !== catalog.length) return bitsOf(catalog.length, setBits(bitmap).filter((i) => i < catalog.length));
+  if (option === ANY_NODE && request.excNodes === null) return cand;
+  for (let i = cand.nextSet(0); i >= 0; i = cand.nextSet(i + 1)) {
+    if (request.excNodes?.test(i) || !option.filter(catalog[i]!.features)) cand.clear(i);
+  }
+  return cand;
 }
 
 // The nodes the counts ask for, required ones first; null if some count cannot be met.

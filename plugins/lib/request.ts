@@ -31,7 +31,8 @@ export interface SelectRequest {
   readonly excNodes: Bitstr | null;
 }
 
-const ANY_NODE: FeatureOption = { filter: () => true, counts: [] };
+/** The one option of a job without a constraint: every node. */
+export const ANY_NODE: FeatureOption = { filter: () => true, counts: [] };
 
 /**
  * The request of `job`, or null when its feature constraint does not parse (the controller

@@ -66,6 +66,8 @@ export class SelectCore {
   private readonly suspended = new Set<number>();
 
   log: PluginLog | undefined;
+  /** Now, Unix seconds: the host's clock (virtual in a simulation) once init has run. */
+  now: () => number = () => Math.floor(Date.now() / 1000);
 
   constructor(private readonly options: SelectCoreOptions) {}
 
@@ -272,7 +274,7 @@ export class SelectCore {
   // Earliest end after which the job fits: a binary search over the running jobs in end order
   // (freeing more never makes room smaller), each probe on a copy of the usage.
   private willRun(attempt: (usage: Usage) => Allocation | null, empty: () => Usage): SelectJobTestResult {
-    const now = Math.floor(Date.now() / 1000);
+    const now = this.now();
     const first = attempt(this.usage);
     if (first) return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(first), start_time: now };
     const ending = [...this.running.values()]
@@ -339,7 +341,7 @@ export class SelectCore {
 
   private record(job: job_record_t, alloc: Allocation): void {
     this.usage.add(alloc);
-    this.running.set(job.job_id, { alloc, end: endOf(job) });
+    this.running.set(job.job_id, { alloc, end: endOf(job, this.now()) });
     job.job_resrcs = toJobResources(alloc, this.catalog.length);
   }
 
@@ -349,9 +351,9 @@ export class SelectCore {
 }
 
 // When the job will end: start_time + time_limit (minutes); never without a limit.
-function endOf(job: job_record_t): number {
+function endOf(job: job_record_t, now: number): number {
   if (job.time_limit === INFINITE || job.time_limit === NO_VAL) return Infinity;
-  const start = job.start_time > 0 ? job.start_time : Math.floor(Date.now() / 1000);
+  const start = job.start_time > 0 ? job.start_time : now;
   return start + job.time_limit * 60;
 }
 
@@ -363,6 +365,8 @@ export function selectFunctions(core: SelectCore) {
   return {
     init: (host: PluginHost): Rc => {
       core.log = host.log;
+      // Hosts older than host.time keep the wall clock.
+      if (typeof host.time === 'function') core.now = () => host.time();
       return SLURM_SUCCESS;
     },
     select_p_state_save: (dir_name: string): Rc => core.state_save(dir_name),

@@ -32,6 +32,10 @@ export interface ControllerOptions {
   killWaitSeconds: number;
   /** Seconds a finished job stays visible (MinJobAge). */
   minJobAge: number;
+  /** Now, Unix seconds; the wall clock when not given (`tsctld --simulate` runs a virtual one). */
+  clock?: () => number;
+  /** Keep the job table in memory only: no journal, no snapshot (simulation, benchmarks). */
+  volatileState?: boolean;
 }
 
 export class Controller implements JobLookup {
@@ -57,12 +61,17 @@ export class Controller implements JobLookup {
   constructor(readonly options: ControllerOptions) {
     this.table = NodeTable.fromConfig(options.config);
     this.nodeStates = new NodeStates(this.table, options.config);
-    this.store = new StateStore(options.stateDir);
+    this.store = new StateStore(options.stateDir, options.volatileState === true);
     this.reservations = new Reservations(this.store.dir, this.table);
   }
 
   get log(): Logger {
     return this.options.log;
+  }
+
+  /** Now, Unix seconds: the scheduler's clock (virtual under `tsctld --simulate`). */
+  now(): number {
+    return this.options.clock ? this.options.clock() : Math.floor(Date.now() / 1000);
   }
 
   /** Loads the plugins and the saved state: select_p_node_init → state_restore → job_init. */

@@ -17,6 +17,7 @@ import type { CtldJob } from './job.js';
 import { applyReservationLimits, reservationLimits } from './reservation-fit.js';
 import { estimateStarts } from './expected-start.js';
 import { preemptionCandidates, preemptJobs, resumePreempted, type Preemptor } from './preempt.js';
+import { PassCache } from './pass-cache.js';
 
 export interface Launcher extends Preemptor {
   /** Starts the batch step of a job that was just given resources. */
@@ -26,7 +27,7 @@ export interface Launcher extends Preemptor {
 }
 
 export async function schedulePass(ctl: Controller, launcher: Launcher, signal: AbortSignal): Promise<void> {
-  const now = Math.floor(Date.now() / 1000);
+  const now = ctl.now();
   // Slurm removes a reservation at its end.
   ctl.reservations.purgeEnded(now);
   // Jobs preemption suspended take their resources back first once their preemptor is gone.
@@ -47,6 +48,7 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
   // Plugins read node_state: ALLOCATED/MIXED/IDLE as the running jobs leave them now.
   ctl.nodeStates.refresh(ctl.jobs.values());
   const usable = usableNodes(ctl);
+  const cache = new PassCache(ctl.reservations.list().length > 0);
   const ctx: SchedContext = {
     now,
     signal,
@@ -54,8 +56,8 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
     running: () => ctl.runningJobs().map((job) => job.record),
     nodes: () => ctl.table.nodes,
     bit_alloc: () => ctl.table.emptyBitmap(),
-    will_run: (record, avail) => willRun(ctl, record, usable, avail),
-    start: (record, avail) => start(ctl, launcher, byRecord.get(record), usable, avail),
+    will_run: (record, avail) => cache.plan(record, avail, isReserved(byRecord.get(record)), () => willRun(ctl, record, usable, avail)),
+    start: (record, avail) => start(ctl, launcher, byRecord.get(record), usable, cache, avail),
     set_reason: (record, reason) => {
       const job = byRecord.get(record);
       if (job) job.reason = reason;
@@ -63,7 +65,7 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
   };
   const rc = await ctl.sched.slurm_sched_p_schedule(ctx);
   if (rc !== SLURM_SUCCESS) ctl.log.error(`sched: scheduling pass failed (rc ${rc})`);
-  await estimateStarts(eligible, (record) => willRun(ctl, record, usable), ctl.table);
+  await estimateStarts(eligible, (record) => cache.plan(record, undefined, isReserved(byRecord.get(record)), () => willRun(ctl, record, usable)), ctl.table);
 }
 
 /** Why the job must wait, whatever the resources; undefined when it may start. */
@@ -97,6 +99,10 @@ async function waitReason(ctl: Controller, job: CtldJob, now: number, launcher: 
   return reservationLimits(ctl, job, now).wait;
 }
 
+function isReserved(job: CtldJob | undefined): boolean {
+  return job?.desc.reservation !== undefined;
+}
+
 function runningTasks(ctl: Controller, arrayJobId: number): number {
   return (ctl.arrays.get(arrayJobId) ?? []).filter((t) => t.record.start_time > 0 && t.stepdPid !== undefined).length;
 }
@@ -118,7 +124,7 @@ function candidatesFor(ctl: Controller, record: job_record_t, usable: Bitstr, av
   const configured = ctl.table.partitionBitmap(record.partition) ?? ctl.table.emptyBitmap();
   if (record.details.exc_node_bitmap) configured.andNot(record.details.exc_node_bitmap);
   const job = ctl.jobs.get(record.job_id);
-  const limits = job ? reservationLimits(ctl, job, Math.floor(Date.now() / 1000)) : undefined;
+  const limits = job ? reservationLimits(ctl, job, ctl.now()) : undefined;
   if (limits?.only) configured.and(limits.only);
   const now = configured.copy();
   now.and(usable);
@@ -147,7 +153,7 @@ async function willRun(ctl: Controller, record: job_record_t, usable: Bitstr, av
   const { now } = candidatesFor(ctl, record, usable, avail);
   const answer = await ctl.select.willRun(record, now);
   if (answer.nodes === undefined) return { rc: answer.rc };
-  return { rc: SLURM_SUCCESS, start_time: answer.start_time ?? Math.floor(Date.now() / 1000), nodes: answer.nodes };
+  return { rc: SLURM_SUCCESS, start_time: answer.start_time ?? ctl.now(), nodes: answer.nodes };
 }
 
 async function start(
@@ -155,12 +161,18 @@ async function start(
   launcher: Launcher,
   job: CtldJob | undefined,
   usable: Bitstr,
+  cache: PassCache,
   avail?: Bitstr,
 ): Promise<SchedStartResult> {
   if (job === undefined) return { rc: errnoValue('ESLURM_INVALID_JOB_ID'), reason: 'None' };
   if (job.arrayJobId !== 0 && job.arrayMaxRunning !== undefined && runningTasks(ctl, job.arrayJobId) >= job.arrayMaxRunning) {
     job.reason = 'JobArrayTaskLimit';
     return { rc: errnoValue('ESLURM_NODES_BUSY'), reason: job.reason };
+  }
+  const known = cache.failure(job.record, avail, isReserved(job));
+  if (known !== undefined) {
+    job.reason = known.reason;
+    return known;
   }
   const { now, configured, maint } = candidatesFor(ctl, job.record, usable, avail);
   let result = await ctl.select.allocate(job.record, now, configured, undefined, preemptionCandidates(ctl, job, now));
@@ -171,7 +183,9 @@ async function start(
   if (result.status === 'preempt') return { rc: errnoValue('ESLURM_NODES_BUSY'), reason: (job.reason = 'Resources') };
   if (result.status === 'pending') {
     job.reason = await pendingReason(ctl, job, usable, now, maint);
-    return { rc: result.rc, reason: job.reason };
+    const failed = { rc: result.rc, reason: job.reason };
+    cache.rememberFailure(job.record, avail, isReserved(job), failed);
+    return failed;
   }
   if (result.status === 'rejected') {
     job.reason = 'BadConstraints';

@@ -46,6 +46,11 @@ export interface PluginHost {
   readonly options: Readonly<Record<string, unknown>>;
   /** The cluster name from the YAML. */
   readonly clusterName: string;
+  /**
+   * Now, Unix seconds (Slurm's `time(NULL)`). Read time through this rather than `Date.now()`:
+   * under `tsctld --simulate` it is the simulation's virtual clock.
+   */
+  time(): number;
 }
 
 /** The header symbols every plugin exports. */

@@ -12,10 +12,23 @@ export function searchPathFor(config: PluginSettings, env: NodeJS.ProcessEnv = p
   return pluginSearchPath({ pluginDirs: config.plugins.pluginDirs, env });
 }
 
-export function createPluginRegistry(config: PluginSettings, log: Logger, env: NodeJS.ProcessEnv = process.env): PluginRegistry {
+/** `clock`: now in Unix seconds as plugins see it (host.time); the wall clock when not given. */
+export function createPluginRegistry(
+  config: PluginSettings,
+  log: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+  clock?: () => number,
+): PluginRegistry {
   const { initMs, hookMs } = pluginTimeouts(env);
   return new PluginRegistry(
-    { searchPath: searchPathFor(config, env), log, clusterName: config.clusterName, options: config.options, initTimeoutMs: initMs },
+    {
+      searchPath: searchPathFor(config, env),
+      log,
+      clusterName: config.clusterName,
+      options: config.options,
+      initTimeoutMs: initMs,
+      ...(clock && { clock }),
+    },
     hookMs,
   );
 }

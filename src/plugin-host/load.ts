@@ -20,6 +20,8 @@ export interface LoadContext {
   /** Per-plugin option blocks from the cluster YAML, keyed `<major>_<minor>`. */
   options: Readonly<Record<string, unknown>>;
   initTimeoutMs: number;
+  /** Now, Unix seconds, as plugins see it (host.time); virtual under `tsctld --simulate`. */
+  clock?: () => number;
 }
 
 type Candidate = { file: string; builtin: boolean; mod: ModuleNamespace; check: Extract<CheckResult, { ok: true }> };
@@ -139,5 +141,6 @@ export function pluginHost(loaded: LoadedPlugin, ctx: LoadContext): PluginHost {
     version: toolkitVersionParts(),
     options: Object.freeze({ ...((ctx.options[loaded.type.replace('/', '_')] as Record<string, unknown>) ?? {}) }),
     clusterName: ctx.clusterName,
+    time: ctx.clock ?? (() => Math.floor(Date.now() / 1000)),
   };
 }

@@ -7,6 +7,7 @@ const examples = [
   'tsctld -D -v                         # in the foreground, logging to the terminal',
   'tsctld --cluster fixtures/clusters/small.yaml',
   'tsctld --idle-exit 60                # leave after a minute with nothing to do',
+  'tsctld --simulate fixtures/traces/small.swf --cluster fixtures/clusters/sim.yaml --sched sched/builtin',
 ];
 
 interface Options {
@@ -14,6 +15,10 @@ interface Options {
   verbose: number;
   D?: boolean;
   idleExit: string;
+  simulate?: string;
+  simulateOut?: string;
+  select?: string;
+  sched?: string;
 }
 
 export async function run(argv: string[], bin: string): Promise<number> {
@@ -21,7 +26,19 @@ export async function run(argv: string[], bin: string): Promise<number> {
   const program = addCommonOptions(createProgram(bin, 'The controller daemon (like slurmctld).', examples))
     .option('-D', 'run in the foreground; log to stderr')
     .option('--idle-exit <seconds>', 'exit after this long with no request and no job (0: never)', '0')
+    .option('--simulate <trace>', 'replay an SWF workload trace in virtual time and report; no daemon starts')
+    .option('--simulate-out <dir>', 'with --simulate: where summary.json and chart.svg go (default: <trace name>.sim)')
+    .option('--select <type>', "with --simulate: this select plugin instead of the cluster file's")
+    .option('--sched <type>', "with --simulate: this sched plugin instead of the cluster file's")
     .action(async (options: Options) => {
+      if (options.simulate === undefined) {
+        const stray = (['simulateOut', 'select', 'sched'] as const).find((key) => options[key] !== undefined);
+        if (stray) throw new UserError(`--${stray === 'simulateOut' ? 'simulate-out' : stray} needs --simulate`);
+      } else {
+        const { simulate } = await import('./simulate.js');
+        status = await simulate({ ...options, trace: options.simulate, out: options.simulateOut, bin });
+        return;
+      }
       const idleExitSeconds = Number(options.idleExit);
       if (!Number.isFinite(idleExitSeconds) || idleExitSeconds < 0) {
         throw new UserError(`invalid --idle-exit value: ${options.idleExit}`);

@@ -25,7 +25,11 @@ export class StateStore {
   private journal: Journal | undefined;
   private sinceSnapshot = 0;
 
-  constructor(stateDir: string) {
+  /** `volatile`: nothing is read or written (a simulation's job table lives in memory only). */
+  constructor(
+    stateDir: string,
+    private readonly volatile = false,
+  ) {
     this.dir = path.join(stateDir, 'ctld');
   }
 
@@ -38,6 +42,7 @@ export class StateStore {
   }
 
   recover(): RecoveredState {
+    if (this.volatile) return { jobs: new Map(), nodes: new Map(), seq: 0, problems: [] };
     ensureDir(this.dir);
     const problems: string[] = [];
     let base: Snapshot | undefined;
@@ -76,6 +81,7 @@ export class StateStore {
 
   /** Appends a record; resolves once it is on disk. */
   append(record: JournalRecord): Promise<void> {
+    if (this.volatile) return Promise.resolve();
     this.sinceSnapshot++;
     return this.journal!.append(record);
   }
@@ -91,6 +97,7 @@ export class StateStore {
 
   /** Waits for pending appends, then writes a snapshot of `state` and rotates the journal. */
   async snapshot(state: () => Omit<Snapshot, 'savedAt' | 'nextJobId' | 'seq'>): Promise<void> {
+    if (this.volatile) return;
     await this.journal?.settle();
     this.saveSnapshot({ ...state(), seq: this.lastSeq });
   }
@@ -100,6 +107,7 @@ export class StateStore {
   }
 
   private saveSnapshot(state: Omit<Snapshot, 'savedAt' | 'nextJobId'>): void {
+    if (this.volatile) return;
     writeSnapshot(this.snapshotFile, { ...state, nextJobId: 0, savedAt: Math.floor(Date.now() / 1000) });
     // The records up to state.seq are in the snapshot now; keep them one more round as
     // journal.old for a fall-back to job_state.old, and start an empty journal.

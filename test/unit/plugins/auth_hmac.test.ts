@@ -49,6 +49,7 @@ async function load(options: Record<string, unknown>): Promise<{ plugin: Module;
     version: { major: 0, minor: 1, micro: 0 },
     options,
     clusterName: 'test',
+    time: () => Math.floor(Date.now() / 1000),
   };
   return { plugin, rc: await plugin.init(host) };
 }

@@ -38,6 +38,7 @@ beforeEach(async () => {
     version: { major: 0, minor: 1, micro: 0 },
     options: {},
     clusterName: 'test',
+    time: () => Math.floor(Date.now() / 1000),
   };
   expect(plugin.init(host)).toBe(SLURM_SUCCESS);
 });

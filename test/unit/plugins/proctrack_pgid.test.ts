@@ -34,6 +34,7 @@ async function load(options: Record<string, unknown> = {}): Promise<Module> {
     version: { major: 0, minor: 1, micro: 0 },
     options,
     clusterName: 'test',
+    time: () => Math.floor(Date.now() / 1000),
   };
   expect(mod.init(host)).toBe(SLURM_SUCCESS);
   return mod;

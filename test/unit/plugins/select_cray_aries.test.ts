@@ -22,6 +22,7 @@ function host(options: Record<string, unknown>): PluginHost {
     version: { major: 0, minor: 1, micro: 0 },
     options,
     clusterName: 'cray',
+    time: () => Math.floor(Date.now() / 1000),
   };
 }
 

@@ -24,6 +24,7 @@ const host: PluginHost = {
   version: { major: 0, minor: 1, micro: 0 },
   options: {},
   clusterName: 'test',
+  time: () => Math.floor(Date.now() / 1000),
 };
 
 // -N2 -n3 -m cyclic: node0 has ranks 0 and 2, node1 rank 1.

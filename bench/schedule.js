@@ -1,0 +1,119 @@
+// Scheduling at scale: the real Controller, select and sched plugins and scheduling pass, in
+// process (dist/ctld/simulate.js; no RPC, no step daemons), on the 10,000-node fixture cluster
+// (fixtures/clusters/large.yaml, every node answering) with 100,000 queued jobs of mixed
+// shapes: 1 task to 64 nodes, a tenth of them on GPU nodes. For select/linear and
+// select/cons_tres, each in its own process (clean peak RSS):
+//   main loop   sched/builtin, one pass from an empty cluster: placements per second;
+//   backfill    half the running jobs end, then one sched/backfill pass over every pending job:
+//               the pass's time (the "full pass") and its placements per second;
+//   rescan      one more backfill pass with nothing freed: the cost of looking alone.
+// Prints figures, never passes or fails. TSLURM_BENCH_JOBS changes the job count.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const jobCount = Number(process.env.TSLURM_BENCH_JOBS ?? 100_000);
+const selects = ['select/linear', 'select/cons_tres'];
+
+if (process.argv[2] === '--child') {
+  process.stdout.write(`${JSON.stringify(await measure(process.argv[3]))}\n`);
+} else {
+  console.log(`scheduling ${jobCount} queued jobs on fixtures/clusters/large.yaml (10,000 nodes), in process`);
+  for (const select of selects) {
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', select], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1 << 20,
+    });
+    if (child.status !== 0) throw new Error(`${select}: benchmark exited with ${child.status}`);
+    const r = JSON.parse(child.stdout.trim().split('\n').pop());
+    console.log(`${select}`);
+    console.log(`  main loop (builtin)   ${fmtRate(r.main.placed, r.main.ms)}   ${r.main.placed} jobs placed in ${r.main.ms.toFixed(0)} ms`);
+    console.log(
+      `  backfill pass         ${fmtRate(r.backfill.placed, r.backfill.ms)}   ${r.backfill.placed} placed; full pass over ${r.backfill.pending} pending: ${r.backfill.ms.toFixed(0)} ms`,
+    );
+    console.log(`  backfill rescan       ${r.rescan.ms.toFixed(0)} ms over ${r.rescan.pending} pending (${r.rescan.placed} placed)`);
+    console.log(`  queue of ${jobCount} built in ${r.setupMs.toFixed(0)} ms; peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MiB`);
+  }
+}
+
+function fmtRate(placed, ms) {
+  return `${Math.round(placed / (ms / 1000)).toLocaleString('en-US').padStart(8)} placements/s`;
+}
+
+async function measure(select) {
+  const sim = await import(path.join(root, 'dist', 'ctld', 'simulate.js'));
+  const cluster = await sim.loadCluster({ file: path.join(root, 'fixtures', 'clusters', 'large.yaml') });
+  const config = sim.withPlugins(cluster, { select, sched: 'sched/builtin' });
+  let now = 1_700_000_000;
+  const host = await sim.startSimHost(config, sim.createLogger('bench', 'quiet'), () => now, path.join(root, 'dist', '.bench-state'));
+  const { ctl, registry } = host;
+  const running = [];
+  const launcher = new sim.SimLauncher(ctl, (job) => running.push(job));
+  const signal = new AbortController().signal;
+
+  const setupStart = performance.now();
+  const random = mulberry32(42);
+  for (let id = 1; id <= jobCount; id++) {
+    const { partition, ...shape } = shapeOf(random);
+    sim.addSimJob(ctl, sim.simDescriptor({ name: `bench${id}`, userId: 1000 + (id % 50), ...shape }), id, partition);
+  }
+  const setupMs = performance.now() - setupStart;
+
+  const pass = async () => {
+    const before = running.length;
+    const pending = ctl.pendingJobs().length;
+    const start = performance.now();
+    await sim.schedulePass(ctl, launcher, signal);
+    return { ms: performance.now() - start, placed: running.length - before, pending };
+  };
+
+  const main = await pass();
+  // Half the running jobs end (every other one), a minute later.
+  now += 60;
+  for (let k = running.length - 1; k >= 0; k -= 2) {
+    const [job] = running.splice(k, 1);
+    await sim.endSimJob(ctl, job, 3 /* JOB_COMPLETE */);
+  }
+  ctl.sched = (await registry.get('sched', 'sched/backfill')).module;
+  const backfill = await pass();
+  const rescan = await pass();
+  await host.close();
+  return { main, backfill, rescan, setupMs, maxRssKb: process.resourceUsage().maxRSS };
+}
+
+// The mix: single tasks, multi-task jobs on one or a few nodes, wide jobs up to 64 nodes,
+// whole-node jobs, and GPU jobs (--gres per node) in the gpu partition.
+function shapeOf(random) {
+  const pick = random();
+  const timeLimit = 10 + Math.floor(random() * 600);
+  const between = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
+  if (pick < 0.35) return { partition: 'batch', ntasks: 1, timeLimit };
+  if (pick < 0.6) return { partition: 'batch', ntasks: between(2, 64), timeLimit };
+  if (pick < 0.75) {
+    const nodes = between(2, 8);
+    return { partition: 'batch', minNodes: nodes, maxNodes: nodes, ntasks: nodes * between(1, 32), timeLimit };
+  }
+  if (pick < 0.82) {
+    const nodes = between(16, 64);
+    return { partition: 'batch', minNodes: nodes, maxNodes: nodes, ntasks: nodes * 16, timeLimit };
+  }
+  if (pick < 0.9) {
+    const nodes = between(1, 4);
+    return { partition: 'batch', minNodes: nodes, maxNodes: nodes, exclusive: true, timeLimit };
+  }
+  const nodes = between(1, 4);
+  return { partition: 'gpu', minNodes: nodes, maxNodes: nodes, ntasks: nodes * between(1, 8), gres: `gpu:${between(1, 4)}`, timeLimit };
+}
+
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
