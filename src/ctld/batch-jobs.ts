@@ -270,11 +270,27 @@ export class BatchJobs implements Launcher {
     job.stepdPid = undefined;
     job.batchNode = undefined;
     if (result.failure) ctl.log.error(`job ${record.job_id}: ${result.failure}`);
+    const nodes = record.node_bitmap ? ctl.table.namesFromBitmap(record.node_bitmap) : [];
     await ctl.select.release(record);
     await ctl.sched.slurm_sched_p_freealloc?.(record);
     await ctl.journalProgress(job);
     ctl.notifyFinished(job);
+    this.endOnDaemons(record.job_id, nodes);
     this.onEnd();
+  }
+
+  /**
+   * The job is over: every node daemon it ran on ends what is left of it there and deletes its
+   * job container (slurmctld's REQUEST_TERMINATE_JOB). A node that cannot be reached is not
+   * waited for; its daemon drops the container when it is next told, or at its restart.
+   */
+  private endOnDaemons(jobId: number, nodes: string[]): void {
+    const daemons = this.daemons;
+    if (!daemons) return;
+    for (const node of nodes) {
+      if (!daemons.isUp(node)) continue;
+      daemons.send(node, 'job-end', { jobId }).catch((error: Error) => this.ctl.log.verbose(`job ${jobId}: job-end on ${node}: ${error.message}`));
+    }
   }
 
   private async requeue(job: CtldJob, why = 'node failure'): Promise<void> {

@@ -83,6 +83,24 @@ describe('tsctld with four tsstepd node daemons (auth/hmac, tree width 2)', () =
     expect(c.log('dn1')).toContain(`job ${id}: batch step started`);
     const out = await execa('cat', [path.join(c.root, 'work', 'job.out')]);
     expect(out.stdout).toBe('batch on dn1\n0: dn1\n1: dn2\n2: dn3\n3: dn4');
+    // The job's end reaches every node's daemon, which deletes its job container there.
+    await c.until(() => c.nodes.every((name) => c.log(name).includes(`job ${id}: ended; its job container is deleted`)));
+  });
+
+  it('tsbcast writes through each node\'s daemon; a second daemon on the same host finds the file, as Slurm\'s would', async () => {
+    const id = (await c.run('tsbatch', ['--parsable', '-N2', '--wrap', 'sleep 60'])).stdout.trim();
+    await c.until(async () => (await c.run('tsqueue', ['-h', '-j', id, '-o', '%T'])).stdout.trim() === 'RUNNING');
+    const source = path.join(c.root, 'work', 'payload.txt');
+    writeFileSync(source, 'payload\n');
+    const dest = path.join(c.root, `bcast-${id}.txt`);
+    const plain = await c.run('tsbcast', ['-j', id, source, dest]);
+    // Both daemons write the same path on this one host: one creates it, the other finds it.
+    expect(plain.exitCode).toBe(17);
+    expect(plain.stderr).toMatch(/^tsbcast: error: REQUEST_FILE_BCAST\(dn[12]\): File exists\n$/);
+    const forced = await c.run('tsbcast', ['-f', '-j', id, source, dest]);
+    expect(forced).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(readFileSync(dest, 'utf8')).toBe('payload\n');
+    await c.run('tscancel', [id]);
   });
 
   it('refuses forged, replayed and unsigned messages, and says so in its log', async () => {

@@ -17,6 +17,11 @@ import { writeBcastFile, type BcastNodeRequest } from '../../stepd/bcast-node.js
 import type { JobView } from '../../protocol/job-view.js';
 import { openController } from '../tscontrol/controller-call.js';
 import type { TsbcastOptions } from './index.js';
+import { constants } from 'node:os';
+import type { ClusterConfig } from '../../config/types.js';
+import { CtldClient } from '../../client/ctld-client.js';
+import { remoteController } from '../../client/controller-target.js';
+import type { NodeAddress } from '../../ctld/node-daemons.js';
 
 export async function broadcast(source: string, destArg: string, options: TsbcastOptions, bin: string): Promise<number> {
   const jobText = options.jobid ?? process.env.SLURM_JOB_ID ?? process.env.SLURM_JOBID;
@@ -38,11 +43,52 @@ export async function broadcast(source: string, destArg: string, options: Tsbcas
     force: options.force === true,
     times: options.preserve ? { atime: file.atime, mtime: file.mtime } : null,
   };
-  const errno = await writeOnThisHost(request, options, bin);
-  if (errno === 0) return 0;
-  for (const node of nodes) process.stderr.write(`${bin}: error: REQUEST_FILE_BCAST(${node}): ${slurm_strerror(errno)}\n`);
+  const config = await loadCluster({ file: options.cluster });
+  const results = config.control.host !== undefined ? await writeOnDaemons(request, nodes, config) : await writeHere(request, nodes, config, options, bin);
+  const failed = results.filter((r) => r.errno !== 0);
+  for (const { node, errno } of failed) process.stderr.write(`${bin}: error: REQUEST_FILE_BCAST(${node}): ${slurm_strerror(errno)}\n`);
   // sbcast exits with the nodes' errno (17 for an existing file, 2 for a missing directory).
-  return errno;
+  return failed[0]?.errno ?? 0;
+}
+
+interface NodeResult {
+  node: string;
+  errno: number;
+}
+
+/** Emulated nodes share this host and the job's container: one write serves them all. */
+async function writeHere(request: BcastNodeRequest, nodes: string[], config: ClusterConfig, options: TsbcastOptions, bin: string): Promise<NodeResult[]> {
+  const errno = await writeOnThisHost(request, config, options, bin);
+  return nodes.map((node) => ({ node, errno }));
+}
+
+/** Each node's tsstepd writes its copy (in its job container), all at once. */
+async function writeOnDaemons(request: BcastNodeRequest, nodes: string[], config: ClusterConfig): Promise<NodeResult[]> {
+  const remote = (await remoteController(config))!;
+  const ctld = await CtldClient.open(remote);
+  let addresses: Array<NodeAddress | null>;
+  try {
+    addresses = await ctld.call<Array<NodeAddress | null>>('node-addresses', { names: nodes });
+  } finally {
+    ctld.close();
+  }
+  const body = { ...request, data: request.data.toString('base64') };
+  return Promise.all(
+    nodes.map(async (node, i): Promise<NodeResult> => {
+      const address = addresses[i];
+      if (!address) return { node, errno: constants.errno.EHOSTUNREACH };
+      try {
+        const daemon = await CtldClient.connect({ host: address.host, port: address.port }, remote.auth);
+        try {
+          return { node, errno: await daemon.call<number>('bcast', { ...body, nodeName: node }) };
+        } finally {
+          daemon.close();
+        }
+      } catch {
+        return { node, errno: constants.errno.ECONNREFUSED };
+      }
+    }),
+  );
 }
 
 // The job, which must be running: sbcast's "Slurm job N lookup error: ..." and 255 otherwise.
@@ -89,8 +135,7 @@ function readSource(source: string): SourceFile {
 }
 
 // The job's container plugin, from the cluster file, for the node-side write.
-async function writeOnThisHost(request: BcastNodeRequest, options: TsbcastOptions, bin: string): Promise<number> {
-  const config = await loadCluster({ file: options.cluster });
+async function writeOnThisHost(request: BcastNodeRequest, config: ClusterConfig, options: TsbcastOptions, bin: string): Promise<number> {
   const registry = createPluginRegistry(config, createLogger(bin, levelFromVerbosity(options.verbose)));
   try {
     const container = new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs);

@@ -20,6 +20,7 @@ import type { StepdPlugins } from '../step-container.js';
 import { ControllerLink } from './controller-link.js';
 import { handleLaunch, type LaunchContext } from './launch-handler.js';
 import { BatchRunner, type BatchLaunch } from './batch-runner.js';
+import { writeBcastFile, type BcastNodeRequest } from '../bcast-node.js';
 import type { KillRequest } from '../batch-spec.js';
 
 /** Slurm's default SlurmdPort. */
@@ -50,7 +51,7 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
   const auth = await loadMessageAuth(registry, config.auth.type, log);
   requireNetworkAuth(auth);
   const reaper = startReaper(options.killWaitSeconds);
-  const running = new Set<{ kill(): void }>();
+  const running = new Set<{ jobId: number; kill(): void }>();
   let link: ControllerLink | undefined;
   let server: RpcServer | undefined;
   let batch: BatchRunner | undefined;
@@ -70,6 +71,24 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
       ['batch-launch', async (body) => runner.launch(body as BatchLaunch)],
       ['batch-kill', async (body) => runner.kill((body as { jobId: number }).jobId, (body as { request: KillRequest }).request)],
       ['batch-signal', async (body) => runner.signal((body as { jobId: number }).jobId, (body as { signal: number }).signal)],
+      [
+        'bcast',
+        async (body) => {
+          const request = body as Omit<BcastNodeRequest, 'data'> & { data: string };
+          return writeBcastFile({ ...request, data: Buffer.from(request.data, 'base64') }, container);
+        },
+      ],
+      [
+        'job-end',
+        async (body) => {
+          const { jobId } = body as { jobId: number };
+          // Steps of the job still here (a tsrun that went away uncleanly) go first.
+          for (const step of running) if (step.jobId === jobId) step.kill();
+          await container.delete(jobId).catch((error: Error) => log.error(`job ${jobId}: ${error.message}`));
+          log.verbose(`job ${jobId}: ended; its job container is deleted`);
+          return {};
+        },
+      ],
       ['ping', async () => ({ node: node.name, pid: process.pid, steps: running.size })],
     ]);
     server = new RpcServer(handlers, log);

@@ -17,7 +17,7 @@ export interface StepRunnerContext {
   log: Logger;
   plugins(mpiType: string): Promise<StepdPlugins>;
   /** Steps running on this daemon, for its shutdown. */
-  running: Set<{ kill(): void }>;
+  running: Set<{ jobId: number; kill(): void }>;
 }
 
 /** Starts this node's tasks; resolves once they are started (their end is reported to tsrun). */
@@ -45,7 +45,7 @@ export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: St
     await uplink.end();
     throw error;
   }
-  const entry = { kill: () => step.signal('SIGKILL') };
+  const entry = { jobId: launch.step.jobId, kill: () => step.signal('SIGKILL') };
   ctx.running.add(entry);
   let finished = false;
   uplink.onMessage((message) => {
