@@ -111,17 +111,20 @@ describe('tsctld with four tsstepd node daemons (auth/hmac, tree width 2)', () =
     const registry = createPluginRegistry({ ...config, plugins: { ...config.plugins, pluginDirs: [distPlugins] } }, quiet, {});
     const auth = await loadMessageAuth(registry, config.auth.type, quiet);
     const sealed = await auth.seal(request(1, 'ping'));
-    const lines = [sealed, sealed, { ...sealed, op: 'shutdown' }, request(4, 'ping')].map((m) => `${JSON.stringify(m)}\n`);
+    // A genuine message of another protocol version: verified, then refused for its version.
+    const future = await auth.seal({ ...request(5, 'ping'), v: 0x0900 });
+    const lines = [sealed, sealed, { ...sealed, op: 'shutdown' }, request(4, 'ping'), future].map((m) => `${JSON.stringify(m)}\n`);
     const socket = await connectEndpoint({ host: '127.0.0.1', port: c.ctldPort });
     let received = '';
     socket.on('data', (chunk) => (received += chunk));
     for (const line of lines) socket.write(line);
-    await c.until(() => received.split('\n').length > 4, 5000);
+    await c.until(() => received.split('\n').length > 5, 5000);
     socket.destroy();
     const r = { stdout: received };
     const answers = r.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; ok: boolean; error?: { message: string } });
     expect(answers.filter((a) => a.ok).map((a) => a.id)).toEqual([1]);
-    expect(answers.filter((a) => !a.ok).map((a) => a.error?.message)).toEqual(Array(3).fill('Protocol authentication error'));
+    expect(answers.filter((a) => !a.ok && a.id === 0).map((a) => a.error?.message)).toEqual(Array(3).fill('Protocol authentication error'));
+    expect(answers.find((a) => a.id === 5)?.error?.message).toBe('Incompatible protocol version (peer 9.0, this build 1.0)');
     const log = c.log('tsctld');
     expect(log).toMatch(/tsctld: error: rpc: auth\/hmac: rejected message from 127\.0\.0\.1:\d+: replayed credential \(uid \d+\); message refused/);
     expect(log).toMatch(/rejected message from 127\.0\.0\.1:\d+: invalid credential \(forged or altered\); message refused/);
