@@ -9,19 +9,17 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { TaskExit } from '../../core/exit-status.js';
 import { UserError } from '../../core/errors.js';
-import { CtldClient } from '../../client/ctld-client.js';
 import type { MessageAuth } from '../../net/message-auth.js';
 import { connectEndpoint } from '../../net/endpoint.js';
 import { lineReader } from '../../protocol/rpc.js';
 import {
   forwardSpans,
-  type LaunchRequest,
-  type NodeLaunchResult,
   type NodeToTsrun,
   type RemoteLaunch,
   type RemoteNode,
   type TsrunToNode,
 } from '../../protocol/remote-launch.js';
+import { sendLaunch } from '../../stepd/node-daemon/send-launch.js';
 import type { NodeAddress } from '../../ctld/node-daemons.js';
 import type { NodeIoSink, NodeStep } from '../../stepd/launch-node.js';
 import type { NodeLaunchSpec } from '../../stepd/launch-spec.js';
@@ -67,7 +65,7 @@ export async function launchRemoteNodes(options: RemoteLaunchOptions): Promise<A
       io: { host: ioHost, port: (listener.address() as net.AddressInfo).port, key },
       treeWidth: options.treeWidth,
     };
-    const results = (await Promise.all(forwardSpans(0, specs.length, options.treeWidth).map((span) => send(launch, span, auth)))).flat();
+    const results = (await Promise.all(forwardSpans(0, specs.length, options.treeWidth).map((span) => sendLaunch(launch, span, auth)))).flat();
     const byNode = new Map(results.map((r) => [r.node, r]));
     return nodes.map((node) => {
       const result = byNode.get(node.name);
@@ -82,20 +80,6 @@ export async function launchRemoteNodes(options: RemoteLaunchOptions): Promise<A
   }
 }
 
-async function send(launch: RemoteLaunch, span: [number, number], auth: MessageAuth): Promise<NodeLaunchResult[]> {
-  const first = launch.nodes[span[0]]!;
-  try {
-    const client = await CtldClient.connect({ host: first.host, port: first.port }, auth);
-    try {
-      return await client.call<NodeLaunchResult[]>('launch', { launch, span } satisfies LaunchRequest);
-    } finally {
-      client.close();
-    }
-  } catch (error) {
-    const why = error instanceof UserError ? error.message : 'Communication connection failure';
-    return launch.nodes.slice(span[0], span[1]).map((node) => ({ node: node.name, ok: false, error: why }));
-  }
-}
 
 /** tsrun's I/O port: each connection starts with a sealed hello naming the step's key and a node. */
 function listen(auth: MessageAuth, key: string, nodes: RemoteNodeStep[]): Promise<net.Server> {

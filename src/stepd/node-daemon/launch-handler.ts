@@ -2,10 +2,10 @@
 // forwarding): run this node's share, and pass the rest of the span on to at most TreeWidth
 // daemons, each of which does the same with its part. The answer covers the whole span, one
 // result per node; a daemon that cannot be reached fails every node it was to serve.
-import { CtldClient } from '../../client/ctld-client.js';
 import { UserError } from '../../core/errors.js';
 import type { MessageAuth, PeerIdentity } from '../../net/message-auth.js';
 import { forwardSpans, type LaunchRequest, type NodeLaunchResult, type RemoteLaunch } from '../../protocol/remote-launch.js';
+import { sendLaunch } from './send-launch.js';
 import { runNodeShare, type StepRunnerContext } from './step-runner.js';
 
 export interface LaunchContext extends StepRunnerContext {
@@ -22,7 +22,7 @@ export async function handleLaunch(request: LaunchRequest, identity: PeerIdentit
   const trusted = identity === undefined || identity.uid === 0 || identity.uid === process.getuid?.();
   const user = trusted ? (launch.user ?? identity) : identity;
   const passed: RemoteLaunch = { ...launch, ...(user && { user: { uid: user.uid, gid: user.gid } }) };
-  const forwarded = forwardSpans(span[0] + 1, span[1], launch.treeWidth).map((sub) => forward(passed, sub, ctx.auth));
+  const forwarded = forwardSpans(span[0] + 1, span[1], launch.treeWidth).map((sub) => sendLaunch(passed, sub, ctx.auth));
   const mine = runNodeShare(passed, me, ctx).then(
     (): NodeLaunchResult[] => [{ node: me.name, ok: true }],
     (error: Error): NodeLaunchResult[] => [{ node: me.name, ok: false, error: error.message }],
@@ -30,17 +30,3 @@ export async function handleLaunch(request: LaunchRequest, identity: PeerIdentit
   return (await Promise.all([mine, ...forwarded])).flat();
 }
 
-async function forward(launch: RemoteLaunch, span: [number, number], auth: MessageAuth): Promise<NodeLaunchResult[]> {
-  const first = launch.nodes[span[0]]!;
-  try {
-    const client = await CtldClient.connect({ host: first.host, port: first.port }, auth);
-    try {
-      return await client.call<NodeLaunchResult[]>('launch', { launch, span } satisfies LaunchRequest);
-    } finally {
-      client.close();
-    }
-  } catch (error) {
-    const why = error instanceof UserError ? error.message : 'Communication connection failure';
-    return launch.nodes.slice(span[0], span[1]).map((node) => ({ node: node.name, ok: false, error: why }));
-  }
-}
