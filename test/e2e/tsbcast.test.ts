@@ -91,7 +91,7 @@ describe(`tsbcast into a job under job_container/tmpfs (${NAMESPACES ? 'mount na
       `${tsbcast} ${source} /tmp/no-such-dir/${name}; echo "nodir=$?"`,
       `${tsbcast} ${dir}/missing /tmp/x; echo "missing=$?"`,
       `${tsbcast} ${source} /tmp/; echo "dirdest=$?"`,
-      `${tsrun} -N2 -l cat /tmp/${name}`,
+      `${tsrun} -N2 -l cat /tmp/${name} | sort`,
       `stat -c '%a %Y' /tmp/${name}`,
     ].join('\n');
     try {
