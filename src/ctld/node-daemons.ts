@@ -45,6 +45,7 @@ interface DaemonLink {
   host: string;
   port: number;
   lastHeard: number;
+  pid: number;
 }
 
 export class NodeDaemons {
@@ -100,14 +101,28 @@ export class NodeDaemons {
     const index = ctl.table.indexOf(reg.node);
     if (index === undefined) throw new UserError(`Node ${reg.node} not found in the cluster file`, { code: 'ESLURM_INVALID_NODE_NAME' });
     const first = ctl.nodeStates.linkOf(index) !== 'up' || !this.links.has(index);
-    this.links.set(index, { host: reg.host, port: reg.port, lastHeard: Date.now() });
+    const previous = this.links.get(index);
+    this.links.set(index, { host: reg.host, port: reg.port, lastHeard: Date.now(), pid: reg.pid });
     ctl.nodeStates.setLink(index, 'up');
-    if (first) ctl.log.info(`node ${reg.node} registered: tsstepd ${reg.pid} at ${reg.host}:${reg.port}, ${reg.cpus} CPUs, ${reg.realMemory} MB`);
+    if (first || previous?.pid !== reg.pid) ctl.log.info(`node ${reg.node} registered: tsstepd ${reg.pid} at ${reg.host}:${reg.port}, ${reg.cpus} CPUs, ${reg.realMemory} MB`);
     const admin = ctl.nodeStates.adminOf(index);
     const node = ctl.table.nodes[index]!;
     if (admin.down && admin.reason === NOT_RESPONDING) {
       ctl.log.info(`node ${reg.node} returned to service`);
       await applyNodeState(ctl, this.batch, index, { ...admin, down: false, reason: null, time: 0 });
+    }
+    // Another configuration than the cluster file's: select_g_update_node_config.
+    if (reg.cpus !== node.cpus || reg.realMemory !== node.real_memory) {
+      const rc = await ctl.select.updateNodeConfig(index);
+      if (rc !== 0) ctl.log.error(`node ${reg.node}: select_p_update_node_config failed (rc ${rc})`);
+    }
+    // A daemon that restarted under running jobs: select_g_job_mem_confirm for each of them.
+    if (previous && previous.pid !== reg.pid) {
+      for (const job of ctl.runningJobs()) {
+        if (!job.record.node_bitmap?.test(index)) continue;
+        const rc = await ctl.select.jobMemConfirm(job.record);
+        if (rc !== 0) ctl.log.error(`job ${job.record.job_id}: select_p_job_mem_confirm failed (rc ${rc})`);
+      }
     }
     const low = lowResources(reg, node.cpus, node.real_memory);
     if (low !== undefined && !admin.drain) {

@@ -155,6 +155,39 @@ describe('tsctld with four tsstepd node daemons (auth/hmac, tree width 2)', () =
   });
 });
 
+describe('node daemons and the select plugin (select/recorder)', () => {
+  let c: DaemonCluster;
+  let calls: string;
+  beforeAll(async () => {
+    calls = path.join(mkdtempSync(path.join(tmpdir(), 'tslurm-rec-')), 'calls.log');
+    c = await startDaemonCluster({
+      nodes: 2,
+      slurmdTimeout: 30,
+      // dn2 reports this host's CPUs and memory, not the 1000 MB the file gives it.
+      nodeArgs: (i) => (i === 1 ? ['--hardware'] : []),
+      extraYaml: `plugins:\n  select: select/recorder\n  plugin_dirs: [${path.join(repoRoot, 'fixtures', 'plugins', 'select-recorder')}]\noptions:\n  select_recorder: { log: ${calls} }\n`,
+    });
+  }, 60_000);
+  afterAll(() => c?.stop());
+  const recorded = (hook: string) => readFileSync(calls, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { hook: string; index?: number; job?: number }).filter((call) => call.hook === hook);
+
+  it('select_p_update_node_config for a node that registers with another configuration', () => {
+    expect(recorded('select_p_update_node_config').map((call) => call.index)).toEqual([1]);
+  });
+
+  it('select_p_job_mem_confirm for the jobs of a node whose daemon restarted under them', async () => {
+    const id = Number((await c.run('tsbatch', ['--parsable', '-w', 'dn1', '--wrap', 'sleep 60'])).stdout.trim());
+    await c.until(async () => (await c.run('tsqueue', ['-h', '-j', String(id), '-o', '%T'])).stdout.trim() === 'RUNNING');
+    expect(recorded('select_p_job_mem_confirm')).toEqual([]);
+    c.killNode(0);
+    await c.startNode(0);
+    await c.until(() => recorded('select_p_job_mem_confirm').some((call) => call.job === id));
+    // The batch step outlived its daemon, and the job still runs.
+    expect((await c.run('tsqueue', ['-h', '-j', String(id), '-o', '%T'])).stdout.trim()).toBe('RUNNING');
+    await c.run('tscancel', [String(id)]);
+  });
+});
+
 describe('daemons refuse to start', () => {
   it('on TCP with auth/none', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-authnone-'));

@@ -39,6 +39,8 @@ export interface DaemonClusterOptions {
   nodeHosts?: string[];
   /** A command prefix for node `i`'s daemon, e.g. `ip netns exec ns1`. */
   nodePrefix?: (i: number) => string[];
+  /** More tsstepd arguments for node `i`. */
+  nodeArgs?: (i: number) => string[];
 }
 
 export async function freePorts(count: number): Promise<number[]> {
@@ -102,8 +104,10 @@ export async function startDaemonCluster(options: DaemonClusterOptions): Promise
     nodes,
     run: (bin, args, runOptions = {}) => runBin(bin, args, { cwd: work, ...runOptions, env: { ...env, ...runOptions.env } }),
     startNode: async (i) => {
-      start(nodes[i]!, 'tsstepd', ['--node', nodes[i]!, '-v'], options.nodePrefix?.(i));
-      await cluster.until(async () => (await cluster.states())[nodes[i]!] === 'idle');
+      const registered = new RegExp(`node ${nodes[i]!} registered`, 'g');
+      const before = (cluster.log('tsctld').match(registered) ?? []).length;
+      start(nodes[i]!, 'tsstepd', ['--node', nodes[i]!, '-v', ...(options.nodeArgs?.(i) ?? [])], options.nodePrefix?.(i));
+      await cluster.until(() => (cluster.log('tsctld').match(registered) ?? []).length > before);
     },
     killNode: (i) => processes.get(nodes[i]!)?.kill('SIGKILL'),
     log: (name) => {
@@ -131,7 +135,7 @@ export async function startDaemonCluster(options: DaemonClusterOptions): Promise
   };
   start('tsctld', 'tsctld', ['-D', '-v']);
   await cluster.until(() => cluster.log('tsctld').includes('listening on'));
-  for (const [i, name] of nodes.entries()) start(name, 'tsstepd', ['--node', name, '-v'], options.nodePrefix?.(i));
+  for (const [i, name] of nodes.entries()) start(name, 'tsstepd', ['--node', name, '-v', ...(options.nodeArgs?.(i) ?? [])], options.nodePrefix?.(i));
   await cluster.until(async () => Object.values(await cluster.states()).filter((s) => s === 'idle').length === nodes.length);
   return cluster;
 }
