@@ -3,7 +3,7 @@
 // job of "low" (tier 1); `tscontrol suspend/resume` really stops and continues the job's
 // processes; `tscontrol update JobId= NumNodes=` shrinks a running job.
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixture } from '../helpers/run-bin.js';
 import { testController, type TestController } from '../helpers/controller.js';
@@ -24,6 +24,8 @@ function setup(mode: string) {
 
 // The low job counts seconds into its output, so a stopped job is seen to stop counting.
 const COUNTER = 'i=0; while true; do i=$((i+1)); echo $i > count; sleep 0.2; done';
+/** A job that runs until the test creates `go` in the work directory. */
+const GATED = 'while [ ! -e go ]; do sleep 0.1; done';
 
 describe('preemption (preempt/partition_prio)', () => {
   it('CANCEL: the low-tier job ends PREEMPTED with slurmstepd\'s message, and the high-tier job starts', async () => {
@@ -45,11 +47,13 @@ describe('preemption (preempt/partition_prio)', () => {
     const { ctl, sbatch, state } = setup('requeue');
     const low = await sbatch(['-N2', '--exclusive', '-o', 'low.out', '--open-mode=append', '--wrap', 'echo started; sleep 60']);
     await ctl.until(async () => (await state(low)) === 'RUNNING');
-    const high = await sbatch(['-p', 'high', '-N1', '-o', 'high.out', '--wrap', 'sleep 2']);
+    // The high-tier job runs until the test lets it go, so a loaded machine cannot race the checks.
+    const high = await sbatch(['-p', 'high', '-N1', '-o', 'high.out', '--wrap', GATED]);
     await ctl.until(async () => (await state(high)) === 'RUNNING');
     expect(await state(low)).toBe('PENDING');
     expect(await ctl.jobField(low, 'Restarts')).toBe('1');
     expect(await ctl.jobField(low, 'Reason')).toBe('BeginTime');
+    writeFileSync(path.join(ctl.workDir, 'go'), '');
     await ctl.until(async () => (await state(high)) === 'COMPLETED');
     await ctl.until(async () => (await state(low)) === 'RUNNING');
     expect(ctl.read('low.out')).toMatch(/^started\nslurmstepd: error: \*\*\* JOB \d+ ON pn1 CANCELLED AT \S+ DUE TO PREEMPTION \*\*\*\nstarted\n$/);
@@ -60,7 +64,7 @@ describe('preemption (preempt/partition_prio)', () => {
     const { ctl, sbatch, state } = setup('suspend');
     const low = await sbatch(['-N2', '--exclusive', '-o', 'low.out', '--wrap', COUNTER]);
     await ctl.until(async () => (await state(low)) === 'RUNNING' && existsSync(path.join(ctl.workDir, 'count')));
-    const high = await sbatch(['-p', 'high', '-N1', '-o', 'high.out', '--wrap', 'sleep 3']);
+    const high = await sbatch(['-p', 'high', '-N1', '-o', 'high.out', '--wrap', GATED]);
     await ctl.until(async () => (await state(high)) === 'RUNNING');
     expect(await state(low)).toBe('SUSPENDED');
     const queue = await ctl.run('tsqueue', ['-h', '-o', '%i %t']);
@@ -70,6 +74,7 @@ describe('preemption (preempt/partition_prio)', () => {
     const frozen = ctl.read('count');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(ctl.read('count')).toBe(frozen);
+    writeFileSync(path.join(ctl.workDir, 'go'), '');
     await ctl.until(async () => (await state(high)) === 'COMPLETED');
     await ctl.until(async () => (await state(low)) === 'RUNNING');
     await ctl.until(() => ctl.read('count') !== frozen);
