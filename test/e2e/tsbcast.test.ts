@@ -98,7 +98,9 @@ describe(`tsbcast into a job under job_container/tmpfs (${NAMESPACES ? 'mount na
       const sub = await ctl.run('tsbatch', ['--parsable', '-N2', '-o', 'out.txt', '--wrap', script]);
       expect(sub.exitCode).toBe(0);
       const id = sub.stdout.trim();
-      await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'COMPLETED', 30_000);
+      // Seven commands, each a Node start-up: on a loaded machine this takes a while.
+      await ctl.until(async () => !['PENDING', 'RUNNING', 'COMPLETING'].includes(await ctl.jobField(id, 'JobState')), 90_000);
+      expect(await ctl.jobField(id, 'JobState')).toBe('COMPLETED');
       const lines = ctl.read('out.txt').split('\n');
       const mtime = Math.floor(Number(execFileSync('stat', ['-c', '%Y', source], { encoding: 'utf8' })));
       expect(lines).toEqual([
@@ -125,5 +127,5 @@ describe(`tsbcast into a job under job_container/tmpfs (${NAMESPACES ? 'mount na
     } finally {
       await ctl.stop();
     }
-  });
+  }, 120_000);
 });
