@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { chmodSync, chownSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import net from 'node:net';
 import { repoRoot } from '../helpers/run-bin.js';
+import { loadCluster } from '../../src/config/load.js';
+import { createLogger } from '../../src/core/log.js';
+import { createPluginRegistry } from '../../src/plugin-host/create.js';
+import { loadMessageAuth } from '../../src/net/load-auth.js';
+import { CtldClient } from '../../src/client/ctld-client.js';
+import type { NodeLaunchResult, RemoteLaunch } from '../../src/protocol/remote-launch.js';
 import { startDaemonCluster, type DaemonCluster } from '../helpers/daemon-cluster.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -110,6 +117,53 @@ describe.skipIf(!isRoot)('root tsstepd daemons run jobs as the submitting user',
     const r = await asUser('tsbatch', ['--parsable', '--wait', script]);
     expect(r.exitCode).not.toBe(0);
     expect(() => statSync(path.join(closed, 'job.out'))).toThrow();
+  });
+
+  it('a launch signed by the user that names root as its user still runs as the user', async () => {
+    // The request tsrun would send, plus `user: root`, sealed with the user's credential (this
+    // root test process signs as the user with its effective uid switched for the call).
+    const config = await loadCluster({ file: c.clusterFile });
+    const quiet = createLogger('probe', 'quiet');
+    const registry = createPluginRegistry({ ...config, plugins: { ...config.plugins, pluginDirs: [path.join(repoRoot, 'dist', 'plugins')] } }, quiet, {});
+    const auth = await loadMessageAuth(registry, config.auth.type, quiet);
+    const io = net.createServer(() => {}); // takes the node's I/O connection and holds it
+    await new Promise<void>((resolve) => io.listen(0, '127.0.0.1', resolve));
+    const out = path.join(c.root, 'work', 'forged.out');
+    const port = Number(/address: 127\.0\.0\.1:(\d+)/.exec(readFileSync(c.clusterFile, 'utf8').split('name: dn1')[1]!)![1]);
+    const launch: RemoteLaunch = {
+      step: {
+        jobId: 999, stepId: 0, jobName: 'forged', partition: 'debug', clusterName: 'daemons', nodeNames: ['dn1'],
+        tasksPerNode: [1], tids: [[0]], ntasks: 1, jobNodelist: 'dn1', jobCpusPerNode: '1', jobNumNodes: 1,
+        cpusPerTask: undefined, distribution: undefined, taskDist: 'block', mpiType: 'none', submitDir: '/tmp',
+        submitHost: 'localhost', launchNodeAddr: '127.0.0.1', umask: '0022', label: false, timeLimit: 5,
+      },
+      cwd: '/tmp',
+      env: [`PATH=${process.env['PATH']}`],
+      killWaitSeconds: 1,
+      plugins: { clusterName: config.clusterName, plugins: config.plugins, options: config.options },
+      endsJob: true,
+      nodes: [{ name: 'dn1', host: '127.0.0.1', port, spec: { nodeId: 0, cpusOnNode: 1, gpus: [], argv: [['sh', '-c', `id -u > ${out}`]], stdin: 'none' } }],
+      io: { host: '127.0.0.1', port: (io.address() as net.AddressInfo).port, key: 'x' },
+      treeWidth: 50,
+      user: { uid: 0, gid: 0 },
+    };
+    const client = await CtldClient.connect({ host: '127.0.0.1', port }, auth);
+    let answer: NodeLaunchResult[];
+    process.seteuid!(ids.uid);
+    try {
+      answer = await client.call<NodeLaunchResult[]>('launch', { launch, span: [0, 1] });
+    } finally {
+      process.seteuid!(0);
+      client.close();
+    }
+    try {
+      expect(answer).toEqual([{ node: 'dn1', ok: true }]);
+      await c.until(() => readFileSync(out, { encoding: 'utf8', flag: 'a+' }).length > 0, 10_000);
+      expect(readFileSync(out, 'utf8')).toBe(`${ids.uid}\n`);
+    } finally {
+      io.close();
+      await registry.finiAll();
+    }
   });
 
   it('root\'s own step and batch job still run as root', async () => {
