@@ -16,7 +16,7 @@
 // namespace mode's mount points; default [/tmp, /dev/shm]), mode.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { chown, mkdir, rm, stat } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -124,8 +124,20 @@ export function container_p_add_cont(_job_id: number, _cont_id: bigint): Rc {
   return SLURM_SUCCESS;
 }
 
-export function container_p_join(job_id: number, _uid: number, task: ContainerTask): Rc {
+export async function container_p_join(job_id: number, uid: number, task: ContainerTask): Promise<Rc> {
   const dir = tmpDirOf(job_id);
+  // The job's /tmp belongs to the job's user, as Slurm's does: a root daemon made it (the
+  // directory above it too, which TMPDIR goes through).
+  if (process.getuid?.() === 0 && uid !== 0) {
+    try {
+      await chown(jobDir(job_id), uid, -1);
+      await chown(dir, uid, -1);
+    } catch (error) {
+      host?.log.error(`cannot give the directory of job ${job_id} to uid ${uid}: ${(error as Error).message}`);
+      host?.slurm_seterrno(constants.errno.EPERM);
+      return SLURM_ERROR;
+    }
+  }
   if (!namespaces) {
     task.env.set('TMPDIR', dir);
     return SLURM_SUCCESS;

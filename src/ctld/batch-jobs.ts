@@ -140,6 +140,7 @@ export class BatchJobs implements Launcher {
       openMode: job.desc.openMode ?? (job.requeueCount > 0 ? 'append' : 'truncate'),
       killWaitSeconds,
       memLimitMb: job.desc.memPerNode ?? (job.desc.memPerCpu ?? 0) * (record.job_resrcs?.cpus[0] ?? 1),
+      user: { uid: job.desc.userId, gid: job.desc.groupId },
     };
     return spec;
   }

@@ -2,7 +2,8 @@
 // outlives whoever started it — the controller for emulated nodes, a tsstepd for its node —
 // and checking later whether a recorded pid is still one.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDir } from '../core/ensure-dir.js';
 import type { BatchResult, BatchSpec, KillRequest } from './batch-spec.js';
@@ -14,7 +15,16 @@ export type JobFiles = ReturnType<typeof jobDirFiles>;
 export function spawnBatchStepd(files: JobFiles, spec: BatchSpec, scriptText: string, onExit: (pid: number) => void): number {
   ensureDir(files.dir);
   writeFileSync(files.script, scriptText, { mode: 0o700 });
-  writeFileSync(files.spec, JSON.stringify({ ...spec, script: files.script }));
+  if (spec.runAs) {
+    // The script runs as the job's user, who must reach it: the script is theirs (0700), the
+    // directories above it may be passed through but not listed, and what the step daemon
+    // keeps beside it stays root's (the user cannot forge a result or a pid to signal).
+    chmodSync(path.dirname(path.dirname(files.dir)), 0o711);
+    chmodSync(path.dirname(files.dir), 0o711);
+    chmodSync(files.dir, 0o711);
+    chownSync(files.script, spec.runAs.uid, spec.runAs.gid);
+  }
+  writeFileSync(files.spec, JSON.stringify({ ...spec, script: files.script }), { mode: 0o600 });
   const main = fileURLToPath(new URL('../stepd/batch.js', import.meta.url));
   const logFd = openSync(files.log, 'a', 0o600);
   try {

@@ -22,6 +22,10 @@ export interface BatchSpec {
   killWaitSeconds: number;
   /** The job's memory on this node in MB (--mem, or --mem-per-cpu × CPUs); 0 or absent: none asked for. */
   memLimitMb?: number;
+  /** The job's user (the controller's record of who submitted it). */
+  user?: { uid: number; gid: number };
+  /** Run the script as this user, its groups looked up on the node (set by a root tsstepd). */
+  runAs?: import('./run-as.js').RunAs;
 }
 
 /** Why the controller asked the batch step to end (written before it sends SIGTERM). */

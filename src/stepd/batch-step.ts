@@ -16,6 +16,7 @@ import { oomEventsMessage, SIG_OOM } from '../core/oom.js';
 import { StepContainer, type ContainerPlugins } from './step-container.js';
 import { stepEnvOver } from './step-env.js';
 import type { BatchResult, BatchSpec, KillRequest } from './batch-spec.js';
+import { argvAsUser, cannotEnter, type RunAs } from './run-as.js';
 
 export async function runBatchStep(jobDir: string): Promise<number> {
   const spec = JSON.parse(readFileSync(path.join(jobDir, 'spec.json'), 'utf8')) as BatchSpec;
@@ -38,7 +39,8 @@ export async function runBatchStep(jobDir: string): Promise<number> {
       writeResult(path.join(jobDir, 'result.json'), { status: 1 << 8, cause: null, failure });
       return 0;
     }
-    const output = openOutput(spec);
+    // slurmstepd opens the job's files as the user: what the user may not write fails the job.
+    const output = asUser(spec.runAs, () => openOutput(spec));
     if (typeof output === 'string') {
       result = { status: 1 << 8, cause: null, failure: output };
     } else {
@@ -92,16 +94,19 @@ async function runScript(
   jobDir: string,
 ): Promise<BatchResult> {
   const env = [...spec.env];
-  const ids = { jobId: spec.jobId, stepId: SLURM_BATCH_SCRIPT, nodeName: spec.nodeName, stepMem: spec.memLimitMb };
+  const ids = { jobId: spec.jobId, stepId: SLURM_BATCH_SCRIPT, nodeName: spec.nodeName, stepMem: spec.memLimitMb, owner: spec.runAs };
+  if (spec.runAs && (await cannotEnter(spec.runAs, path.dirname(spec.script)))) {
+    throw new Error(`user ${spec.runAs.name} cannot reach the batch script in ${path.dirname(spec.script)}: every directory above tsstepd's spool must be searchable (o+x)`);
+  }
+  const cwd = await workDirFor(spec, fds.err);
   const container = await StepContainer.open(plugins, ids, stepEnvOver(env));
   // SLURM_TASK_PID is the script's own pid: a shell sets it and execs the script, keeping the pid.
-  const task = {
-    argv: ['/bin/sh', '-c', 'SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$0" "$@"', spec.script, ...spec.argv],
-    env: stepEnvOver(env),
-  };
+  const script = ['/bin/sh', '-c', 'SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$0" "$@"', spec.script, ...spec.argv];
+  // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.
+  const task = { argv: spec.runAs ? argvAsUser(spec.runAs, script) : script, env: stepEnvOver(env) };
   await container.join(task);
   const child = spawn(task.argv[0]!, task.argv.slice(1), {
-    cwd: spec.workDir,
+    cwd,
     env: envArrayToObject(env),
     detached: true,
     stdio: [fds.in, fds.out, fds.err],
@@ -160,6 +165,35 @@ async function runScript(
     return { status: SIG_OOM, cause: null, failure: null };
   }
   return { status: outcome, cause: null, failure: null };
+}
+
+/** Runs `work` with the user's groups, gid and uid as the effective ones, then back to root's. */
+function asUser<T>(who: RunAs | undefined, work: () => T): T {
+  if (!who) return work();
+  const groups = process.getgroups!();
+  process.setgroups!(who.groups);
+  process.setegid!(who.gid);
+  process.seteuid!(who.uid);
+  try {
+    return work();
+  } finally {
+    process.seteuid!(0);
+    process.setegid!(0);
+    process.setgroups!(groups);
+  }
+}
+
+/** The job's working directory, or /tmp with slurmstepd's line when the user cannot enter it. */
+async function workDirFor(spec: BatchSpec, errFd: number): Promise<string> {
+  if (!spec.runAs) return spec.workDir;
+  const why = await cannotEnter(spec.runAs, spec.workDir);
+  if (why === undefined) return spec.workDir;
+  try {
+    writeSync(errFd, `slurmstepd: error: couldn't chdir to \`${spec.workDir}': ${why}: going to /tmp instead\n`);
+  } catch {
+    // the output file may be gone; the script still runs
+  }
+  return '/tmp';
 }
 
 // An exec failure ends the batch step as slurmstepd's child does: with the errno as exit code.

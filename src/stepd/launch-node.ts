@@ -8,11 +8,12 @@ import type { MpiStepInfo, MpiStepLayout, MpiTaskInfo } from '../plugin-api/mpi.
 import type { NodeLaunchSpec } from './launch-spec.js';
 import { nodeEnv, taskEnv } from './task-env.js';
 import { stepEnvOver } from './step-env.js';
-import { signalTaskGroup, spawnTask, type SpawnedTask, type TaskOutcome } from './spawn-task.js';
+import { signalTaskGroup, spawnTask, type SpawnArgv, type SpawnedTask, type TaskOutcome } from './spawn-task.js';
 import { StepContainer, type StepdPlugins } from './step-container.js';
 import { compressHostlist } from '../core/hostlist.js';
 import { execFailure, type TaskExit } from '../core/exit-status.js';
 import { oomEventsMessage } from '../core/oom.js';
+import { argvAsUser, cannotEnter, execProblem } from './run-as.js';
 
 /** Where a node's task output and daemon messages go (tsrun in embedded mode, a socket otherwise). */
 export interface NodeIoSink {
@@ -74,7 +75,8 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
 
   const env = nodeEnv(spec);
   // Before the env is copied for each task: proctrack_p_create may add a variable to it.
-  const ids = { jobId: step.jobId, stepId: step.stepId, nodeName, stepMem: spec.memLimitMb };
+  const ids = { jobId: step.jobId, stepId: step.stepId, nodeName, stepMem: spec.memLimitMb, owner: spec.runAs };
+  const cwd = await cwdFor(spec, report);
   const container = await StepContainer.open(plugins, ids, stepEnvOver(env));
   const stepInfo: MpiStepInfo = {
     jobid: step.jobId,
@@ -107,9 +109,11 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       };
       const launch = await mpi.stepdTask(taskInfo, stepEnvOver(envForTask));
       const stdinKind = spec.stdin === 'none' ? 'ignore' : 'pipe';
-      const joined = { argv: [...(spec.argv[localId] ?? spec.argv[0]!)], env: stepEnvOver(envForTask) };
+      const program = [...(spec.argv[localId] ?? spec.argv[0]!)];
+      // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.
+      const joined = { argv: spec.runAs ? argvAsUser(spec.runAs, program) : program, env: stepEnvOver(envForTask) };
       await container.join(joined);
-      const spawned = spawnTask(joined.argv, envForTask, spec.cwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
+      const spawned = spawnTask(asSpawned(spec, joined.argv, program, envForTask, cwd), envForTask, cwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
       tasks.push({ taskId, spawned });
       if (spawned.child.pid !== undefined) sink.taskStarted?.(spawned.child.pid);
       spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));
@@ -164,6 +168,31 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     signal,
     done,
   };
+}
+
+/**
+ * The directory the tasks start in: the step's, or /tmp when the user cannot enter it (with
+ * slurmstepd's error line), as slurmstepd's forked child does after dropping to the user.
+ */
+async function cwdFor(spec: NodeLaunchSpec, report: (error: unknown) => void): Promise<string> {
+  if (!spec.runAs) return spec.cwd;
+  const why = await cannotEnter(spec.runAs, spec.cwd);
+  if (why === undefined) return spec.cwd;
+  report(`couldn't chdir to \`${spec.cwd}': ${why}: going to /tmp instead`);
+  return '/tmp';
+}
+
+/**
+ * What to spawn. A program the user may not run (or that does not exist) is spawned with the
+ * user's uid and gid by Node itself when no plugin wrapped it: execve then fails with its own
+ * errno, reported as slurmstepd reports it, instead of setpriv's message. It never runs as root.
+ */
+function asSpawned(spec: NodeLaunchSpec, argv: string[], program: string[], env: readonly string[], cwd: string): SpawnArgv {
+  const who = spec.runAs;
+  if (!who || argv.length !== program.length + argvAsUser(who, []).length) return argv;
+  const pathVar = env.find((entry) => entry.startsWith('PATH='))?.slice(5);
+  if (execProblem(who, program[0]!, cwd, pathVar) === undefined) return argv;
+  return { argv: program, uid: who.uid, gid: who.gid };
 }
 
 function readsStdin(mode: NodeLaunchSpec['stdin'], taskId: number): boolean {

@@ -1,6 +1,7 @@
 // What a step daemon needs to launch one node's share of a step. Plain data (no functions),
 // so the same object can be handed over in-process (embedded mode) or sent to a tsstepd.
 import type { NodeDistribution } from '../core/task-dist.js';
+import type { RunAs } from './run-as.js';
 
 export interface StepFacts {
   jobId: number;
@@ -52,4 +53,6 @@ export interface NodeLaunchSpec {
   killWaitSeconds: number;
   /** The step's memory on this node in MB (--mem, or --mem-per-cpu × CPUs); 0 or absent: none asked for. */
   memLimitMb?: number;
+  /** Run the tasks as this user (a root step daemon, a job not root's); absent: as ourselves. */
+  runAs?: RunAs;
 }

@@ -20,20 +20,26 @@ export type TaskOutcome =
   | { kind: 'signaled'; signal: NodeJS.Signals }
   | { kind: 'exec-failed'; errno: string; message: string };
 
+/** The command line, or the command line with the uid and gid Node itself switches to. */
+export type SpawnArgv = readonly string[] | { argv: readonly string[]; uid: number; gid: number };
+
 export function spawnTask(
-  argv: readonly string[],
+  command: SpawnArgv,
   env: readonly string[],
   cwd: string,
   extraFds: readonly (number | Stream)[] = [],
   stdin: 'pipe' | 'ignore' = 'pipe',
   pipes = 0,
 ): SpawnedTask {
+  const argv = 'argv' in command ? command.argv : command;
+  const ids = 'argv' in command ? { uid: command.uid, gid: command.gid } : {};
   const [file, ...args] = argv;
   // Each extra 'pipe' is a socketpair (libuv): the task gets a connected socket as that fd.
   const child = spawn(file!, args, {
     cwd,
     env: envArrayToObject(env),
     detached: true,
+    ...ids,
     stdio: [stdin, 'pipe', 'pipe', ...extraFds, ...Array<'pipe'>(pipes).fill('pipe')],
   });
   const ends = child.stdio.slice(3 + extraFds.length) as Duplex[];

@@ -33,11 +33,12 @@ export class StepContainer {
    */
   static async open(
     plugins: ContainerPlugins,
-    ids: { jobId: number; stepId: number; nodeName: string; stepMem?: number },
+    ids: { jobId: number; stepId: number; nodeName: string; stepMem?: number; owner?: { uid: number; gid: number } | undefined },
     env: StepEnv,
   ): Promise<StepContainer> {
-    const uid = process.getuid?.() ?? 0;
-    const gid = process.getgid?.() ?? 0;
+    // The plugins are told whose processes these are: the job's user, or ourselves.
+    const uid = ids.owner?.uid ?? process.getuid?.() ?? 0;
+    const gid = ids.owner?.gid ?? process.getgid?.() ?? 0;
     await plugins.container.create(ids.jobId);
     const base = { jobid: ids.jobId, stepid: ids.stepId, uid, gid, node_name: ids.nodeName, cont_id: null, step_mem: ids.stepMem ?? 0 };
     const contId = await plugins.proctrack.create({ ...base, env });

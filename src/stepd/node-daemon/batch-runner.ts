@@ -10,6 +10,7 @@ import type { Logger } from '../../core/log.js';
 import { jobDirFiles, type BatchResult, type BatchSpec, type KillRequest } from '../batch-spec.js';
 import { isBatchStepd, killBatchStepd, readBatchResult, signalBatchStepd, spawnBatchStepd } from '../batch-spawn.js';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { runAsFor } from '../run-as.js';
 
 const POLL_MS = 1000;
 const RETRY_MS = 1000;
@@ -34,7 +35,9 @@ export class BatchRunner {
   ) {}
 
   launch(request: BatchLaunch): void {
-    const { spec } = request;
+    // A root daemon runs the script as the job's user, with the groups this node gives them.
+    const runAs = runAsFor(request.spec.user);
+    const spec = { ...request.spec, ...(runAs && { runAs }) };
     const files = jobDirFiles(this.spool, spec.jobId);
     rmSync(files.dir, { recursive: true, force: true });
     const pid = spawnBatchStepd(files, spec, request.script, () => this.ended(spec.jobId, request.gen));

@@ -10,6 +10,7 @@ import type { StepdPlugins } from '../step-container.js';
 import type { MessageAuth } from '../../net/message-auth.js';
 import type { RemoteLaunch, RemoteNode } from '../../protocol/remote-launch.js';
 import { IoUplink } from './io-uplink.js';
+import { runAsFor } from '../run-as.js';
 
 export interface StepRunnerContext {
   auth: MessageAuth;
@@ -36,7 +37,16 @@ export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: St
     taskExited: (exit) => uplink.send({ t: 'exit', exit }),
     abortStep: (message, error) => uplink.send({ t: 'abort', message, error }),
   };
-  const spec: NodeLaunchSpec = { step: launch.step, ...me.spec, cwd: launch.cwd, env: launch.env, killWaitSeconds: launch.killWaitSeconds };
+  // A root daemon runs the tasks as the credential's user (handleLaunch decided who that is).
+  const runAs = runAsFor(launch.user);
+  const spec: NodeLaunchSpec = {
+    step: launch.step,
+    ...me.spec,
+    cwd: launch.cwd,
+    env: launch.env,
+    killWaitSeconds: launch.killWaitSeconds,
+    ...(runAs && { runAs }),
+  };
   let step;
   try {
     step = await launchNode(spec, plugins, sink);
