@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { envArrayToObject } from '../core/env-array.js';
 import type { JobContainerFacade } from '../interfaces/job-container.js';
 import { stepEnvOver } from './step-env.js';
+import { argvAsUser, runAsFor } from './run-as.js';
 
 export interface BcastNodeRequest {
   jobId: number;
@@ -22,6 +23,8 @@ export interface BcastNodeRequest {
   force: boolean;
   /** -p: the source's access and modification times (Unix seconds); null: not preserved. */
   times: { atime: number; mtime: number } | null;
+  /** Who writes it (a root node daemon: the requesting user, as sbcast's file is theirs). */
+  user?: { uid: number; gid: number };
 }
 
 /** 0, or the errno of the failure on the node (EEXIST, ENOENT, ...). */
@@ -32,7 +35,10 @@ export async function writeBcastFile(req: BcastNodeRequest, container: JobContai
   const args = [req.dest, (req.mode & 0o7777).toString(8), req.force ? '1' : '0'];
   if (req.times) args.push(String(req.times.atime), String(req.times.mtime));
   const env = Object.entries(process.env).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`]));
-  const task = { argv: [process.execPath, writer, ...args], env: stepEnvOver(env) };
+  // As the user (setpriv) inside, the container's own wrapping (as root) outside.
+  const who = runAsFor(req.user);
+  const argv = [process.execPath, writer, ...args];
+  const task = { argv: who ? argvAsUser(who, argv) : argv, env: stepEnvOver(env) };
   // The job's container exists once a step or the batch script ran here; create is idempotent.
   await container.create(req.jobId);
   await container.join(req.jobId, uid, task);

@@ -109,6 +109,23 @@ describe.skipIf(!isRoot)('root tsstepd daemons run jobs as the submitting user',
     expect(statSync(out).uid).toBe(ids.uid);
   });
 
+  it('tsbcast of the user writes the file as the user on each node', async () => {
+    const id = String((await asUser('tsbatch', ['--parsable', '-N2', '--wrap', 'sleep 60'])).stdout).trim();
+    await c.until(async () => (await c.run('tsqueue', ['-h', '-j', id, '-o', '%T'])).stdout.trim() === 'RUNNING');
+    const source = path.join(c.root, 'work', 'bcast-src.txt');
+    writeFileSync(source, 'data\n', { mode: 0o644 });
+    const dest = path.join(c.root, 'work', `bcast-${id}.txt`);
+    const r = await asUser('tsbcast', ['-f', '-j', id, source, dest]);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(statSync(dest).uid).toBe(ids.uid);
+    // Where the user may not write, neither may their broadcast.
+    const denied = await asUser('tsbcast', ['-j', id, source, path.join(c.root, 'state', `bcast-${id}.txt`)]);
+    expect(denied.exitCode).toBe(13);
+    expect(String(denied.stderr)).toMatch(/REQUEST_FILE_BCAST\(dn[12]\): Permission denied/);
+    await c.run('tscancel', [id]);
+  });
+
   it('a batch job of the user cannot write where the user may not: the job fails', async () => {
     const closed = path.join(c.root, 'closed');
     mkdirSync(closed, { mode: 0o755 }); // root's: the user may enter, not write

@@ -73,9 +73,11 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
       ['batch-signal', async (body) => runner.signal((body as { jobId: number }).jobId, (body as { signal: number }).signal)],
       [
         'bcast',
-        async (body) => {
-          const request = body as Omit<BcastNodeRequest, 'data'> & { data: string };
-          return writeBcastFile({ ...request, data: Buffer.from(request.data, 'base64') }, container);
+        async (body, connection) => {
+          const request = body as Omit<BcastNodeRequest, 'data' | 'user'> & { data: string };
+          const identity = connection?.identity;
+          const user = identity ? { uid: identity.uid, gid: identity.gid } : undefined;
+          return writeBcastFile({ ...request, data: Buffer.from(request.data, 'base64'), ...(user && { user }) }, container);
         },
       ],
       [
