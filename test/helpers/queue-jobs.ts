@@ -76,10 +76,10 @@ function stopPid(pidFile: string): void {
   }
 }
 
-/** A batch job as tsbatch would describe `--wrap='sleep 300'`, with the given changes. */
+/** A batch job as tsbatch would describe `--wrap='sleep 3600'` (it outlives any slow test run), with the given changes. */
 function jobDesc(workDir: string, desc: Partial<JobDescriptor>): JobDescriptor {
   return {
-    script: '#!/bin/sh\nsleep 300\n',
+    script: '#!/bin/sh\nsleep 3600\n',
     argv: [],
     name: 'wrap',
     partition: undefined,
