@@ -20,6 +20,7 @@ import {
   errnoValue,
   type Bitstr,
   type GetResult,
+  type gres_spec_t,
   type PluginHost,
   type PluginLog,
   type job_record_t,
@@ -64,6 +65,8 @@ export class SelectCore {
   private readonly running = new Map<number, Running>();
   /** Running jobs that are suspended: their allocation is kept but not counted in usage. */
   private readonly suspended = new Set<number>();
+  private readonly gresKnownCache = new Map<string, boolean>();
+  private emptyUsage: Usage | undefined;
 
   log: PluginLog | undefined;
   /** Now, Unix seconds: the host's clock (virtual in a simulation) once init has run. */
@@ -96,6 +99,8 @@ export class SelectCore {
   /** select_p_node_init: (re)build the node catalog; running jobs keep their resources. */
   node_init(nodes: readonly node_record_t[]): Rc {
     this.catalog = buildCatalog(nodes);
+    this.gresKnownCache.clear();
+    this.emptyUsage = undefined;
     this.usage = Usage.empty(this.catalog);
     for (const [jobId, job] of this.running) {
       if (job.alloc.nodes.every((n) => n.index < this.catalog.length)) this.usage.add(job.alloc);
@@ -147,7 +152,8 @@ export class SelectCore {
       req: Math.max(args.req_nodes, args.min_nodes, 1),
     };
     const attempt = (usage: Usage) => place(this.options.engine, this.catalog, request, args.bitmap, counts, usage);
-    const empty = () => Usage.empty(this.catalog);
+    // Placing reads a usage and never changes it: one empty usage serves every probe.
+    const empty = () => (this.emptyUsage ??= Usage.empty(this.catalog));
     if (args.mode === SELECT_MODE_TEST_ONLY) {
       const alloc = attempt(empty());
       return alloc ? { rc: SLURM_SUCCESS, nodes: this.bitmapOf(alloc) } : never();
@@ -236,6 +242,7 @@ export class SelectCore {
     candidates: readonly job_record_t[],
     attempt: (usage: Usage) => Allocation | null,
   ): { alloc: Allocation; jobs: number[] } | null {
+    if (candidates.length === 0) return null;
     const usage = this.usage.clone();
     const taken: Running[] = [];
     let fits = false;
@@ -307,8 +314,16 @@ export class SelectCore {
     const all = [...r.gresPerNode, ...r.gresPerJob];
     if (all.length === 0) return undefined;
     if (this.options.noGres || (!this.options.perJobGres && r.gresPerJob.length > 0)) return errnoValue('ESLURM_INVALID_GRES');
-    if (!all.every((spec) => gresKnown(this.catalog, spec))) return errnoValue('ESLURM_INVALID_GRES');
+    if (!all.every((spec) => this.gresConfigured(spec))) return errnoValue('ESLURM_INVALID_GRES');
     return undefined;
+  }
+
+  // gresKnown, remembered per name and type until the node table changes (it visits every node).
+  private gresConfigured(spec: gres_spec_t): boolean {
+    const key = `${spec.name}:${spec.type ?? ''}`;
+    let known = this.gresKnownCache.get(key);
+    if (known === undefined) this.gresKnownCache.set(key, (known = gresKnown(this.catalog, spec)));
+    return known;
   }
 
   // The job's allocation on `nodes`: from its job_resrcs when they match, else chosen now.
