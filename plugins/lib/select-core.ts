@@ -67,6 +67,8 @@ export class SelectCore {
   private readonly suspended = new Set<number>();
   private readonly gresKnownCache = new Map<string, boolean>();
   private emptyUsage: Usage | undefined;
+  /** WILL_RUN's running jobs in end order, until a job starts, ends, is suspended or resumed. */
+  private endingSorted: Running[] | undefined;
 
   log: PluginLog | undefined;
   /** Now, Unix seconds: the host's clock (virtual in a simulation) once init has run. */
@@ -91,7 +93,7 @@ export class SelectCore {
     if (state.problem) this.log?.error(`select: ${state.problem}; rebuilding from the jobs`);
     for (const entry of state.running) {
       this.usage.add(entry.alloc);
-      this.running.set(entry.job, { alloc: entry.alloc, end: entry.end ?? Infinity });
+      this.changed(this.running.set(entry.job, { alloc: entry.alloc, end: entry.end ?? Infinity }));
     }
     return SLURM_SUCCESS;
   }
@@ -104,7 +106,7 @@ export class SelectCore {
     this.usage = Usage.empty(this.catalog);
     for (const [jobId, job] of this.running) {
       if (job.alloc.nodes.every((n) => n.index < this.catalog.length)) this.usage.add(job.alloc);
-      else this.running.delete(jobId);
+      else this.changed(this.running.delete(jobId));
     }
     return SLURM_SUCCESS;
   }
@@ -123,7 +125,7 @@ export class SelectCore {
     for (const [jobId, running] of this.running) {
       if (holding.has(jobId)) continue;
       this.usage.remove(running.alloc);
-      this.running.delete(jobId);
+      this.changed(this.running.delete(jobId));
     }
     for (const job of jobs) {
       const base = job.job_state & JOB_STATE_BASE;
@@ -192,8 +194,8 @@ export class SelectCore {
   job_fini(job: job_record_t): Rc {
     const running = this.running.get(job.job_id);
     if (running === undefined) return SLURM_ERROR;
-    if (!this.suspended.delete(job.job_id)) this.usage.remove(running.alloc);
-    this.running.delete(job.job_id);
+    if (!this.changed(this.suspended.delete(job.job_id))) this.usage.remove(running.alloc);
+    this.changed(this.running.delete(job.job_id));
     return SLURM_SUCCESS;
   }
 
@@ -206,7 +208,7 @@ export class SelectCore {
     if (running === undefined) return SLURM_ERROR;
     if (this.suspended.has(job.job_id)) return SLURM_SUCCESS;
     this.usage.remove(running.alloc);
-    this.suspended.add(job.job_id);
+    this.changed(this.suspended.add(job.job_id));
     return SLURM_SUCCESS;
   }
 
@@ -217,7 +219,7 @@ export class SelectCore {
     if (!this.suspended.has(job.job_id)) return SLURM_SUCCESS;
     if (!this.usage.fits(running.alloc)) return errnoValue('ESLURM_NODES_BUSY');
     this.usage.add(running.alloc);
-    this.suspended.delete(job.job_id);
+    this.changed(this.suspended.delete(job.job_id));
     return SLURM_SUCCESS;
   }
 
@@ -230,7 +232,7 @@ export class SelectCore {
       this.usage.remove(running.alloc);
       this.usage.add(alloc);
     }
-    this.running.set(job.job_id, { ...running, alloc });
+    this.changed(this.running.set(job.job_id, { ...running, alloc }));
     job.job_resrcs = toJobResources(alloc, this.catalog.length);
     return SLURM_SUCCESS;
   }
@@ -284,12 +286,16 @@ export class SelectCore {
     const now = this.now();
     const first = attempt(this.usage);
     if (first) return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(first), start_time: now };
-    const ending = [...this.running.values()]
+    const ending = (this.endingSorted ??= [...this.running.values()]
       .filter((r) => Number.isFinite(r.end) && !this.suspended.has(r.alloc.jobId))
-      .sort((a, b) => a.end - b.end);
+      .sort((a, b) => a.end - b.end));
+    // One copy of the usage moves from probe to probe, freeing or taking back only the jobs
+    // between the last probe and this one (not a fresh copy less k jobs each time).
+    const usage = this.usage.clone();
+    let freed = 0;
     const afterEnding = (k: number) => {
-      const usage = this.usage.clone();
-      for (const job of ending.slice(0, k)) usage.remove(job.alloc);
+      for (; freed < k; freed++) usage.remove(ending[freed]!.alloc);
+      for (; freed > k; freed--) usage.add(ending[freed - 1]!.alloc);
       return attempt(usage);
     };
     let lo = 1;
@@ -354,9 +360,15 @@ export class SelectCore {
     return { ...alloc, nodes };
   }
 
+  // Running or suspended jobs changed: the end order is to be worked out again.
+  private changed<T>(result: T): T {
+    this.endingSorted = undefined;
+    return result;
+  }
+
   private record(job: job_record_t, alloc: Allocation): void {
     this.usage.add(alloc);
-    this.running.set(job.job_id, { alloc, end: endOf(job, this.now()) });
+    this.changed(this.running.set(job.job_id, { alloc, end: endOf(job, this.now()) }));
     job.job_resrcs = toJobResources(alloc, this.catalog.length);
   }
 
