@@ -42,10 +42,25 @@ export const consEngine: Engine = {
   fit({ request: r, cand, required, counts, usage }: FitInput): Allocation | null {
     const n = usage.size;
     const avail = new Int32Array(n);
-    for (let i = cand.nextSet(0); i >= 0; i = cand.nextSet(i + 1)) avail[i] = consAvailCpus(usage.node(i), r, usage, counts);
+    // Only open nodes (no whole-node job, a core free) can give CPUs: on a busy cluster that
+    // is a few of the 10,000, found a word of the bitmap at a time.
+    const usable: number[] = [];
+    for (const i of usage.openIn(cand)) {
+      const cpus = consAvailCpus(usage.node(i), r, usage, counts);
+      if (cpus <= 0) continue;
+      avail[i] = cpus;
+      usable.push(i);
+    }
+    // Required nodes are used even when busy (the fit then fails on them): give them their CPUs.
+    if (required) {
+      for (let i = required.nextSet(0); i >= 0; i = required.nextSet(i + 1)) {
+        if (i < n && cand.test(i)) avail[i] = consAvailCpus(usage.node(i), r, usage, counts);
+      }
+    }
     const chosen = consFit({
       n,
       avail,
+      usable: required ? undefined : usable,
       weight: (i) => usage.node(i).weight,
       vpus: (i) => usage.node(i).vpus,
       req: required,

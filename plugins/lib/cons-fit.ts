@@ -13,6 +13,8 @@ export interface ConsFitArgs {
   readonly n: number;
   /** Usable CPUs per node (0: the node cannot take the job); only candidates are non-zero. */
   readonly avail: Int32Array;
+  /** The nodes whose avail is non-zero, ascending, when known (and no node is required): sets are built from them alone. */
+  readonly usable?: readonly number[];
   readonly weight: (i: number) => number;
   readonly vpus: (i: number) => number;
   readonly req: Bitstr | null;
@@ -137,6 +139,7 @@ function consecutiveSets(a: ConsFitArgs, avail: Int32Array): ConsecSet[] {
     sets.push(cur);
     cur = fresh();
   };
+  if (a.usable !== undefined && a.req === null) return sparseSets(a, avail, a.usable);
   for (let i = 0; i < a.n; i++) {
     const required = a.req?.test(i) ?? false;
     const usable = required || avail[i]! > 0;
@@ -164,6 +167,36 @@ function consecutiveSets(a: ConsFitArgs, avail: Int32Array): ConsecSet[] {
     }
   }
   if (cur.nodes !== 0) close(a.n - 1);
+  return sets;
+}
+
+// consecutiveSets without required nodes, visiting the usable nodes alone: a gap between two
+// of them (unusable nodes) or a change of weight ends a set, as the full scan would.
+function sparseSets(a: ConsFitArgs, avail: Int32Array, usable: readonly number[]): ConsecSet[] {
+  const sets: ConsecSet[] = [];
+  const gresCount = a.gresNeed.length;
+  let cur: ConsecSet | null = null;
+  let prev = -2;
+  for (const i of usable) {
+    const weight = a.weight(i);
+    if (cur !== null && (i !== prev + 1 || (!a.contiguous && weight !== cur.weight))) {
+      cur.end = prev;
+      sets.push(cur);
+      cur = null;
+    }
+    if (cur === null) cur = { start: i, end: -1, req: -1, cpus: 0, nodes: 0, most: 0, weight, gres: new Array<number>(gresCount).fill(0) };
+    const cpus = avail[i]!;
+    cur.cpus += cpus;
+    cur.nodes++;
+    if (cpus > cur.most) cur.most = cpus;
+    for (let k = 0; k < gresCount; k++) cur.gres[k]! += a.gresOffer(i, k);
+    cur.weight = weight;
+    prev = i;
+  }
+  if (cur !== null) {
+    cur.end = prev === a.n - 1 ? a.n - 1 : prev;
+    sets.push(cur);
+  }
   return sets;
 }
 

@@ -8,8 +8,10 @@ import { enoughNodes } from './cons-fit.js';
 
 export interface LinearFitArgs {
   readonly n: number;
-  /** Nodes the job may use. */
-  readonly cand: Bitstr;
+  /** Nodes the job may use; null when given as candList. */
+  readonly cand: Bitstr | null;
+  /** The same as an ascending list (only without required nodes): runs are built from it alone. */
+  readonly candList?: readonly number[];
   /** CPUs node i offers the job (Slurm's _get_avail_cpus). */
   readonly availCpus: (i: number) => number;
   readonly req: Bitstr | null;
@@ -32,15 +34,17 @@ interface Run {
 
 /** The chosen nodes (ascending), or null. */
 export function linearFit(a: LinearFitArgs): number[] | null {
-  if (a.cand.setCount() < a.minNodes) return null;
+  const candCount = a.candList !== undefined ? a.candList.length : a.cand!.setCount();
+  if (candCount < a.minNodes) return null;
   const chosen = new Set<number>();
   let remCpus = a.minCpus;
   let remNodes = Math.max(a.minNodes, a.reqNodes);
   let maxNodes = a.maxNodes;
-  const runs: Run[] = [];
+  const sparse = a.candList !== undefined && a.req === null;
+  const runs: Run[] = sparse ? sparseRuns(a, a.candList!) : [];
   let cur: Run = { start: 0, end: -1, req: -1, cpus: 0, nodes: 0, most: 0 };
-  for (let i = 0; i < a.n; i++) {
-    if (a.cand.test(i)) {
+  for (let i = 0; !sparse && i < a.n; i++) {
+    if (a.cand!.test(i)) {
       if (cur.nodes === 0) cur.start = i;
       if (a.req?.test(i) && maxNodes > 0) {
         if (cur.req === -1) cur.req = i;
@@ -61,7 +65,7 @@ export function linearFit(a: LinearFitArgs): number[] | null {
       cur = { start: 0, end: -1, req: -1, cpus: 0, nodes: 0, most: 0 };
     }
   }
-  if (cur.nodes !== 0) {
+  if (cur.nodes !== 0 && !sparse) {
     cur.end = a.n - 1;
     runs.push(cur);
   }
@@ -120,4 +124,29 @@ export function linearFit(a: LinearFitArgs): number[] | null {
   }
   if (!ok && remCpus <= 0 && enoughNodes(0, remNodes, a.minNodes, a.reqNodes)) ok = true;
   return ok ? [...chosen].sort((x, y) => x - y) : null;
+}
+
+// The runs of consecutive candidates, from their ascending list (no required nodes).
+function sparseRuns(a: LinearFitArgs, list: readonly number[]): Run[] {
+  const runs: Run[] = [];
+  let cur: Run | null = null;
+  let prev = -2;
+  for (const i of list) {
+    if (cur !== null && i !== prev + 1) {
+      cur.end = prev;
+      runs.push(cur);
+      cur = null;
+    }
+    cur ??= { start: i, end: -1, req: -1, cpus: 0, nodes: 0, most: 0 };
+    const cpus = a.availCpus(i);
+    cur.cpus += cpus;
+    cur.nodes++;
+    cur.most = Math.max(cur.most, cpus);
+    prev = i;
+  }
+  if (cur !== null) {
+    cur.end = prev;
+    runs.push(cur);
+  }
+  return runs;
 }

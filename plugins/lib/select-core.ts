@@ -20,6 +20,7 @@ import {
   errnoValue,
   type Bitstr,
   type GetResult,
+  type gres_spec_t,
   type PluginHost,
   type PluginLog,
   type job_record_t,
@@ -64,6 +65,10 @@ export class SelectCore {
   private readonly running = new Map<number, Running>();
   /** Running jobs that are suspended: their allocation is kept but not counted in usage. */
   private readonly suspended = new Set<number>();
+  private readonly gresKnownCache = new Map<string, boolean>();
+  private emptyUsage: Usage | undefined;
+  /** WILL_RUN's running jobs in end order, until a job starts, ends, is suspended or resumed. */
+  private endingSorted: Running[] | undefined;
 
   log: PluginLog | undefined;
   /** Now, Unix seconds: the host's clock (virtual in a simulation) once init has run. */
@@ -88,7 +93,7 @@ export class SelectCore {
     if (state.problem) this.log?.error(`select: ${state.problem}; rebuilding from the jobs`);
     for (const entry of state.running) {
       this.usage.add(entry.alloc);
-      this.running.set(entry.job, { alloc: entry.alloc, end: entry.end ?? Infinity });
+      this.changed(this.running.set(entry.job, { alloc: entry.alloc, end: entry.end ?? Infinity }));
     }
     return SLURM_SUCCESS;
   }
@@ -96,10 +101,12 @@ export class SelectCore {
   /** select_p_node_init: (re)build the node catalog; running jobs keep their resources. */
   node_init(nodes: readonly node_record_t[]): Rc {
     this.catalog = buildCatalog(nodes);
+    this.gresKnownCache.clear();
+    this.emptyUsage = undefined;
     this.usage = Usage.empty(this.catalog);
     for (const [jobId, job] of this.running) {
       if (job.alloc.nodes.every((n) => n.index < this.catalog.length)) this.usage.add(job.alloc);
-      else this.running.delete(jobId);
+      else this.changed(this.running.delete(jobId));
     }
     return SLURM_SUCCESS;
   }
@@ -118,7 +125,7 @@ export class SelectCore {
     for (const [jobId, running] of this.running) {
       if (holding.has(jobId)) continue;
       this.usage.remove(running.alloc);
-      this.running.delete(jobId);
+      this.changed(this.running.delete(jobId));
     }
     for (const job of jobs) {
       const base = job.job_state & JOB_STATE_BASE;
@@ -147,7 +154,8 @@ export class SelectCore {
       req: Math.max(args.req_nodes, args.min_nodes, 1),
     };
     const attempt = (usage: Usage) => place(this.options.engine, this.catalog, request, args.bitmap, counts, usage);
-    const empty = () => Usage.empty(this.catalog);
+    // Placing reads a usage and never changes it: one empty usage serves every probe.
+    const empty = () => (this.emptyUsage ??= Usage.empty(this.catalog));
     if (args.mode === SELECT_MODE_TEST_ONLY) {
       const alloc = attempt(empty());
       return alloc ? { rc: SLURM_SUCCESS, nodes: this.bitmapOf(alloc) } : never();
@@ -186,8 +194,8 @@ export class SelectCore {
   job_fini(job: job_record_t): Rc {
     const running = this.running.get(job.job_id);
     if (running === undefined) return SLURM_ERROR;
-    if (!this.suspended.delete(job.job_id)) this.usage.remove(running.alloc);
-    this.running.delete(job.job_id);
+    if (!this.changed(this.suspended.delete(job.job_id))) this.usage.remove(running.alloc);
+    this.changed(this.running.delete(job.job_id));
     return SLURM_SUCCESS;
   }
 
@@ -200,7 +208,7 @@ export class SelectCore {
     if (running === undefined) return SLURM_ERROR;
     if (this.suspended.has(job.job_id)) return SLURM_SUCCESS;
     this.usage.remove(running.alloc);
-    this.suspended.add(job.job_id);
+    this.changed(this.suspended.add(job.job_id));
     return SLURM_SUCCESS;
   }
 
@@ -211,7 +219,7 @@ export class SelectCore {
     if (!this.suspended.has(job.job_id)) return SLURM_SUCCESS;
     if (!this.usage.fits(running.alloc)) return errnoValue('ESLURM_NODES_BUSY');
     this.usage.add(running.alloc);
-    this.suspended.delete(job.job_id);
+    this.changed(this.suspended.delete(job.job_id));
     return SLURM_SUCCESS;
   }
 
@@ -224,7 +232,7 @@ export class SelectCore {
       this.usage.remove(running.alloc);
       this.usage.add(alloc);
     }
-    this.running.set(job.job_id, { ...running, alloc });
+    this.changed(this.running.set(job.job_id, { ...running, alloc }));
     job.job_resrcs = toJobResources(alloc, this.catalog.length);
     return SLURM_SUCCESS;
   }
@@ -236,6 +244,7 @@ export class SelectCore {
     candidates: readonly job_record_t[],
     attempt: (usage: Usage) => Allocation | null,
   ): { alloc: Allocation; jobs: number[] } | null {
+    if (candidates.length === 0) return null;
     const usage = this.usage.clone();
     const taken: Running[] = [];
     let fits = false;
@@ -277,12 +286,16 @@ export class SelectCore {
     const now = this.now();
     const first = attempt(this.usage);
     if (first) return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(first), start_time: now };
-    const ending = [...this.running.values()]
+    const ending = (this.endingSorted ??= [...this.running.values()]
       .filter((r) => Number.isFinite(r.end) && !this.suspended.has(r.alloc.jobId))
-      .sort((a, b) => a.end - b.end);
+      .sort((a, b) => a.end - b.end));
+    // One copy of the usage moves from probe to probe, freeing or taking back only the jobs
+    // between the last probe and this one (not a fresh copy less k jobs each time).
+    const usage = this.usage.clone();
+    let freed = 0;
     const afterEnding = (k: number) => {
-      const usage = this.usage.clone();
-      for (const job of ending.slice(0, k)) usage.remove(job.alloc);
+      for (; freed < k; freed++) usage.remove(ending[freed]!.alloc);
+      for (; freed > k; freed--) usage.add(ending[freed - 1]!.alloc);
       return attempt(usage);
     };
     let lo = 1;
@@ -307,8 +320,16 @@ export class SelectCore {
     const all = [...r.gresPerNode, ...r.gresPerJob];
     if (all.length === 0) return undefined;
     if (this.options.noGres || (!this.options.perJobGres && r.gresPerJob.length > 0)) return errnoValue('ESLURM_INVALID_GRES');
-    if (!all.every((spec) => gresKnown(this.catalog, spec))) return errnoValue('ESLURM_INVALID_GRES');
+    if (!all.every((spec) => this.gresConfigured(spec))) return errnoValue('ESLURM_INVALID_GRES');
     return undefined;
+  }
+
+  // gresKnown, remembered per name and type until the node table changes (it visits every node).
+  private gresConfigured(spec: gres_spec_t): boolean {
+    const key = `${spec.name}:${spec.type ?? ''}`;
+    let known = this.gresKnownCache.get(key);
+    if (known === undefined) this.gresKnownCache.set(key, (known = gresKnown(this.catalog, spec)));
+    return known;
   }
 
   // The job's allocation on `nodes`: from its job_resrcs when they match, else chosen now.
@@ -339,9 +360,15 @@ export class SelectCore {
     return { ...alloc, nodes };
   }
 
+  // Running or suspended jobs changed: the end order is to be worked out again.
+  private changed<T>(result: T): T {
+    this.endingSorted = undefined;
+    return result;
+  }
+
   private record(job: job_record_t, alloc: Allocation): void {
     this.usage.add(alloc);
-    this.running.set(job.job_id, { alloc, end: endOf(job, this.now()) });
+    this.changed(this.running.set(job.job_id, { alloc, end: endOf(job, this.now()) }));
     job.job_resrcs = toJobResources(alloc, this.catalog.length);
   }
 

@@ -1,6 +1,9 @@
 // What running jobs hold on each node: cores, memory, gres units, how many jobs, and whether a
 // whole-node job owns it. Cheap to clone, for WILL_RUN's "as if these jobs had ended".
-import type { gres_spec_t } from '../../src/plugin-api/records.js';
+// Two bitmaps are kept up to date as jobs come and go, so that a placement visits only the
+// nodes that could take it instead of all of them (10,000 nodes, 100,000 jobs a pass): `open`
+// (no whole-node job, a core free) and `idle` (no job at all).
+import type { Bitstr, gres_spec_t } from '../../src/plugin-api/records.js';
 import type { Allocation } from './allocation.js';
 import type { NodeCatalog } from './catalog.js';
 
@@ -13,17 +16,45 @@ export class Usage {
     private readonly owned: Uint8Array,
     // node index → gres name → unit in use (1) or free (0); only nodes with gres.
     private readonly gres: Map<number, Map<string, Uint8Array>>,
+    // Bit i (word i >>> 5): node i is open / idle.
+    private readonly openWords: Uint32Array,
+    private readonly idleWords: Uint32Array,
   ) {}
 
   /** No job anywhere. */
   static empty(catalog: readonly NodeCatalog[]): Usage {
     const n = catalog.length;
-    return new Usage(catalog, new Int32Array(n), new Float64Array(n), new Int32Array(n), new Uint8Array(n), new Map());
+    const open = new Uint32Array((n + 31) >>> 5);
+    const idle = new Uint32Array((n + 31) >>> 5);
+    for (let i = 0; i < n; i++) {
+      idle[i >>> 5]! |= 1 << (i & 31);
+      if (catalog[i]!.cores > 0) open[i >>> 5]! |= 1 << (i & 31);
+    }
+    return new Usage(catalog, new Int32Array(n), new Float64Array(n), new Int32Array(n), new Uint8Array(n), new Map(), open, idle);
   }
 
   clone(): Usage {
     const gres = new Map([...this.gres].map(([i, byName]) => [i, new Map([...byName].map(([k, v]) => [k, v.slice()]))]));
-    return new Usage(this.catalog, this.cores.slice(), this.mem.slice(), this.jobCount.slice(), this.owned.slice(), gres);
+    return new Usage(
+      this.catalog,
+      this.cores.slice(),
+      this.mem.slice(),
+      this.jobCount.slice(),
+      this.owned.slice(),
+      gres,
+      this.openWords.slice(),
+      this.idleWords.slice(),
+    );
+  }
+
+  /** The open nodes among `cand`, ascending: a word of both bitmaps at a time. */
+  openIn(cand: Bitstr): number[] {
+    return bitsInBoth(this.openWords, cand, this.catalog.length);
+  }
+
+  /** The idle nodes among `cand`, ascending. */
+  idleIn(cand: Bitstr): number[] {
+    return bitsInBoth(this.idleWords, cand, this.catalog.length);
   }
 
   /** Number of nodes in the table. */
@@ -107,6 +138,11 @@ export class Usage {
         if (units === undefined) continue;
         for (const k of g.indices) if (k < units.length) units[k] = sign === 1 ? 1 : 0;
       }
+      const bit = 1 << (i & 31);
+      if (this.owned[i] === 0 && this.cores[i]! < this.catalog[i]!.cores) this.openWords[i >>> 5]! |= bit;
+      else this.openWords[i >>> 5]! &= ~bit;
+      if (this.jobCount[i] === 0) this.idleWords[i >>> 5]! |= bit;
+      else this.idleWords[i >>> 5]! &= ~bit;
     }
   }
 
@@ -119,4 +155,22 @@ export class Usage {
     if (units === undefined) byName.set(name, (units = new Uint8Array(size)));
     return units;
   }
+}
+
+// The bits set both in `words` and in `bits` (toBytes: a bitmap from another copy of the
+// Bitstr class lends no words), below `size`, ascending.
+function bitsInBoth(words: Uint32Array, bits: Bitstr, size: number): number[] {
+  const bytes = bits.toBytes();
+  const out: number[] = [];
+  for (let w = 0; w < words.length; w++) {
+    const b = w << 2;
+    let word = words[w]! & ((bytes[b] ?? 0) | ((bytes[b + 1] ?? 0) << 8) | ((bytes[b + 2] ?? 0) << 16) | ((bytes[b + 3] ?? 0) << 24));
+    while (word !== 0) {
+      const low = word & -word;
+      const i = (w << 5) + 31 - Math.clz32(low);
+      if (i < size) out.push(i);
+      word ^= low;
+    }
+  }
+  return out;
 }
