@@ -56,3 +56,21 @@ export function hasGres(node: NodeCatalog, spec: gres_spec_t, count = 1): boolea
 export function gresKnown(catalog: readonly NodeCatalog[], spec: gres_spec_t): boolean {
   return catalog.some((node) => hasGres(node, spec));
 }
+
+/**
+ * Per node, the last index of the run of consecutive nodes of its kind: the same CPUs,
+ * cores, threads, memory, weight, features and gres (all but the name and index).
+ */
+export function kindRunEnds(catalog: readonly NodeCatalog[]): Int32Array {
+  const ends = new Int32Array(catalog.length);
+  const kinds = catalog.map(kindOf);
+  for (let i = catalog.length - 1; i >= 0; i--) {
+    ends[i] = i + 1 < catalog.length && kinds[i + 1] === kinds[i] ? ends[i + 1]! : i;
+  }
+  return ends;
+}
+
+function kindOf(node: NodeCatalog): string {
+  const gres = [...node.gresUnits].map(([name, types]) => `${name}=${types.map((t) => t ?? '').join('+')}`);
+  return JSON.stringify([node.cpus, node.cores, node.vpus, node.memory, node.weight, [...node.features].sort(), gres]);
+}

@@ -5,11 +5,13 @@
 import type { Allocation, NodeAlloc } from './allocation.js';
 import { hasGres, type NodeCatalog } from './catalog.js';
 import { distributeCpus } from './cons-dist.js';
-import { consFit } from './cons-fit.js';
+import { consFit, type FitItem } from './cons-fit.js';
+import { fitShortcuts } from './fit-shortcuts.js';
 import { NodeGresPick } from './gres-pick.js';
 import type { Engine, FitInput, NodeCounts } from './place.js';
 import type { SelectRequest } from './request.js';
 import type { Usage } from './usage.js';
+import type { Bitstr } from '../../src/plugin-api/records.js';
 
 /** CPUs node `node` can give the job under `usage` (0: none). */
 export function consAvailCpus(node: NodeCatalog, r: SelectRequest, usage: Usage, counts: NodeCounts): number {
@@ -40,29 +42,10 @@ export const consEngine: Engine = {
   },
 
   fit({ request: r, cand, required, counts, usage }: FitInput): Allocation | null {
-    const n = usage.size;
-    const avail = new Int32Array(n);
-    // Only open nodes (no whole-node job, a core free) can give CPUs: on a busy cluster that
-    // is a few of the 10,000, found a word of the bitmap at a time.
-    const usable: number[] = [];
-    for (const i of usage.openIn(cand)) {
-      const cpus = consAvailCpus(usage.node(i), r, usage, counts);
-      if (cpus <= 0) continue;
-      avail[i] = cpus;
-      usable.push(i);
-    }
-    // Required nodes are used even when busy (the fit then fails on them): give them their CPUs.
-    if (required) {
-      for (let i = required.nextSet(0); i >= 0; i = required.nextSet(i + 1)) {
-        if (i < n && cand.test(i)) avail[i] = consAvailCpus(usage.node(i), r, usage, counts);
-      }
-    }
-    const chosen = consFit({
-      n,
-      avail,
-      usable: required ? undefined : usable,
-      weight: (i) => usage.node(i).weight,
-      vpus: (i) => usage.node(i).vpus,
+    const args = {
+      n: usage.size,
+      weight: (i: number) => usage.node(i).weight,
+      vpus: (i: number) => usage.node(i).vpus,
       req: required,
       contiguous: r.contiguous,
       minNodes: counts.min,
@@ -72,11 +55,43 @@ export const consEngine: Engine = {
       pnMinCpus: r.pnMinCpus,
       whole: r.exclusive,
       gresNeed: r.gresPerJob.map((g) => g.count),
-      gresOffer: (i, k) => usage.freeGres(i, r.gresPerJob[k]!),
-    });
+      gresOffer: (i: number, k: number) => usage.freeGres(i, r.gresPerJob[k]!),
+    };
+    const chosen = required
+      ? consFit({ ...args, avail: availWith(required, r, cand, counts, usage) })
+      : consFit({ ...args, items: availItems(r, cand, counts, usage) });
     return chosen && allocate(r, chosen, usage);
   },
 };
+
+// The usable nodes as items: only open nodes (no whole-node job, a core free) can give CPUs,
+// found a word of the bitmaps at a time, and a run of nodes alike (kind and usage) is one item.
+function availItems(r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: Usage): FitItem[] {
+  const items: FitItem[] = [];
+  const segments = usage.segments(cand, 'open', fitShortcuts.enabled);
+  for (let k = 0; k < segments.length; k += 2) {
+    const start = segments[k]!;
+    const avail = consAvailCpus(usage.node(start), r, usage, counts);
+    if (avail > 0) items.push({ start, end: segments[k + 1]!, avail });
+  }
+  return items;
+}
+
+// Every node's usable CPUs, for a job with required nodes: the open ones', and the required
+// ones' even when busy (the fit then fails on them).
+function availWith(required: Bitstr, r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: Usage): Int32Array {
+  const n = usage.size;
+  const avail = new Int32Array(n);
+  const segments = usage.segments(cand, 'open', false);
+  for (let k = 0; k < segments.length; k += 2) {
+    const i = segments[k]!;
+    avail[i] = consAvailCpus(usage.node(i), r, usage, counts);
+  }
+  for (let i = required.nextSet(0); i >= 0; i = required.nextSet(i + 1)) {
+    if (i < n && cand.test(i)) avail[i] = consAvailCpus(usage.node(i), r, usage, counts);
+  }
+  return avail;
+}
 
 // The allocation of the chosen nodes; null if gres units cannot be found after all.
 function allocate(r: SelectRequest, chosen: Map<number, number>, usage: Usage): Allocation | null {

@@ -8,13 +8,23 @@
 // -N2-3 -n3 → 1(x3); -N2-3 -n5 → 3,1(x2); -N2-3 -n9 → 4(x2),1.
 import type { Bitstr } from '../../src/plugin-api/records.js';
 
+/** Nodes start..end that offer the job `avail` CPUs each, and alike in weight and gres. */
+export interface FitItem {
+  readonly start: number;
+  readonly end: number;
+  readonly avail: number;
+}
+
 export interface ConsFitArgs {
   /** Table size. */
   readonly n: number;
-  /** Usable CPUs per node (0: the node cannot take the job); only candidates are non-zero. */
-  readonly avail: Int32Array;
-  /** The nodes whose avail is non-zero, ascending, when known (and no node is required): sets are built from them alone. */
-  readonly usable?: readonly number[];
+  /**
+   * The usable nodes: either `items` (ascending, without required nodes: sets are built
+   * from them alone), or `avail`, the usable CPUs of every node (0: the node cannot take
+   * the job), which `req` needs.
+   */
+  readonly items?: readonly FitItem[];
+  readonly avail?: Int32Array;
   readonly weight: (i: number) => number;
   readonly vpus: (i: number) => number;
   readonly req: Bitstr | null;
@@ -34,7 +44,6 @@ export interface ConsFitArgs {
 
 /** CPUs per chosen node (Map in ascending node order), or null if the job does not fit. */
 export function consFit(a: ConsFitArgs): Map<number, number> | null {
-  const avail = a.avail.slice();
   const chosen = new Map<number, number>();
   const gresLeft = [...a.gresNeed];
   const perJobGres = gresLeft.some((g) => g > 0);
@@ -62,10 +71,14 @@ export function consFit(a: ConsFitArgs): Map<number, number> | null {
     return Math.min(cpus, Math.ceil(use / vpus) * vpus);
   };
   const done = () => remNodes <= 0 && remCpus <= 0 && gresDone();
+  const full = () => maxNodes === 0 || done();
+  const pick = (i: number, cpus: number) => {
+    if (!chosen.has(i)) take(i, cpusToUse(i, cpus));
+  };
 
   if (a.req) {
     for (let i = a.req.nextSet(0); i >= 0 && maxNodes > 0; i = a.req.nextSet(i + 1)) {
-      const cpus = cpusToUse(i, avail[i]!);
+      const cpus = cpusToUse(i, a.avail![i]!);
       if (cpus <= 0) return null;
       take(i, cpus);
     }
@@ -73,20 +86,27 @@ export function consFit(a: ConsFitArgs): Map<number, number> | null {
     if (maxNodes <= 0) return null;
   }
 
-  const sets = consecutiveSets(a, avail);
+  const sets = a.items !== undefined && a.req === null ? itemSets(a, a.items) : consecutiveSets(a, a.avail!);
   while (sets.length > 0 && maxNodes > 0) {
     const best = bestSet(sets, a, remCpus, remNodes, maxNodes, gresLeft);
     if (best === undefined) break;
     if (a.contiguous && !best.sufficient) break;
     const set = best.set;
     if (set.req !== -1) {
-      for (let i = set.req; i <= set.end && !(maxNodes === 0 || done()); i++) pick(i);
-      for (let i = set.req - 1; i >= set.start && !(maxNodes === 0 || done()); i--) pick(i);
+      // Work up from the first required node, then down from it.
+      for (const item of set.items) {
+        for (let i = Math.max(item.start, set.req); i <= item.end && !full(); i++) pick(i, item.avail);
+      }
+      for (let k = set.items.length - 1; k >= 0; k--) {
+        const item = set.items[k]!;
+        for (let i = Math.min(item.end, set.req - 1); i >= item.start && !full(); i--) pick(i, item.avail);
+      }
     } else {
-      if (remNodes <= 1) singleBestFit(set);
-      for (let i = set.start; i <= set.end && !(maxNodes === 0 || done()); i++) {
-        if (maxNodes === 1 && avail[i]! < remCpus) continue;
-        pick(i);
+      const items = remNodes <= 1 ? singleBestFit(set) : set.items;
+      for (const item of items) {
+        // With one node left to take, nodes too small for the rest are passed over.
+        for (let i = item.start; i <= item.end && !full() && !(maxNodes === 1 && item.avail < remCpus); i++) pick(i, item.avail);
+        if (full()) break;
       }
     }
     if (done()) return sorted(chosen);
@@ -96,24 +116,19 @@ export function consFit(a: ConsFitArgs): Map<number, number> | null {
   if (remCpus <= 0 && gresDone() && enoughNodes(0, remNodes, a.minNodes, a.reqNodes)) return sorted(chosen);
   return null;
 
-  function pick(i: number): void {
-    if (chosen.has(i) || avail[i]! <= 0) return;
-    take(i, cpusToUse(i, avail[i]!));
-  }
-
-  // One node left to find: use the one with the fewest CPUs that still suffice.
-  function singleBestFit(set: ConsecSet): void {
-    let bestNode = -1;
-    for (let i = set.start; i <= set.end; i++) {
-      if (chosen.has(i) || avail[i]! <= 0 || avail[i]! < remCpus) continue;
-      if (!gresLeft.every((need, k) => need <= a.gresOffer(i, k))) continue;
-      if (bestNode === -1 || avail[i]! < avail[bestNode]!) {
-        bestNode = i;
-        if (avail[i] === remCpus) break;
+  // One node left to find: only the one with the fewest CPUs that still suffice (the first
+  // such), or the whole set when none does.
+  function singleBestFit(set: ConsecSet): readonly FitItem[] {
+    let best: FitItem | undefined;
+    for (const item of set.items) {
+      if (item.avail < remCpus || chosen.has(item.start)) continue;
+      if (!gresLeft.every((need, k) => need <= a.gresOffer(item.start, k))) continue;
+      if (best === undefined || item.avail < best.avail) {
+        best = item;
+        if (item.avail === remCpus) break;
       }
     }
-    if (bestNode === -1) return;
-    for (let i = set.start; i <= set.end; i++) if (i !== bestNode) avail[i] = 0;
+    return best === undefined ? set.items : [{ start: best.start, end: best.start, avail: best.avail }];
   }
 }
 
@@ -128,18 +143,19 @@ interface ConsecSet {
   most: number;
   weight: number;
   gres: number[];
+  /** Its usable nodes but the required ones, ascending. */
+  items: FitItem[];
 }
 
 function consecutiveSets(a: ConsFitArgs, avail: Int32Array): ConsecSet[] {
   const sets: ConsecSet[] = [];
-  const fresh = (): ConsecSet => ({ start: 0, end: -1, req: -1, cpus: 0, nodes: 0, most: 0, weight: NaN, gres: a.gresNeed.map(() => 0) });
+  const fresh = (): ConsecSet => ({ start: 0, end: -1, req: -1, cpus: 0, nodes: 0, most: 0, weight: NaN, gres: a.gresNeed.map(() => 0), items: [] });
   let cur = fresh();
   const close = (end: number) => {
     cur.end = end;
     sets.push(cur);
     cur = fresh();
   };
-  if (a.usable !== undefined && a.req === null) return sparseSets(a, avail, a.usable);
   for (let i = 0; i < a.n; i++) {
     const required = a.req?.test(i) ?? false;
     const usable = required || avail[i]! > 0;
@@ -159,6 +175,7 @@ function consecutiveSets(a: ConsFitArgs, avail: Int32Array): ConsecSet[] {
       cur.most = Math.max(cur.most, avail[i]!);
       for (let k = 0; k < cur.gres.length; k++) cur.gres[k]! += a.gresOffer(i, k);
       cur.weight = a.weight(i);
+      cur.items.push({ start: i, end: i, avail: avail[i]! });
     } else if (cur.nodes === 0) {
       cur.req = -1;
       cur.weight = NaN;
@@ -170,33 +187,29 @@ function consecutiveSets(a: ConsFitArgs, avail: Int32Array): ConsecSet[] {
   return sets;
 }
 
-// consecutiveSets without required nodes, visiting the usable nodes alone: a gap between two
-// of them (unusable nodes) or a change of weight ends a set, as the full scan would.
-function sparseSets(a: ConsFitArgs, avail: Int32Array, usable: readonly number[]): ConsecSet[] {
+// consecutiveSets without required nodes, from the usable items alone: a gap between two of
+// them (unusable nodes) or a change of weight ends a set, as the walk over every node would.
+function itemSets(a: ConsFitArgs, items: readonly FitItem[]): ConsecSet[] {
   const sets: ConsecSet[] = [];
   const gresCount = a.gresNeed.length;
   let cur: ConsecSet | null = null;
-  let prev = -2;
-  for (const i of usable) {
-    const weight = a.weight(i);
-    if (cur !== null && (i !== prev + 1 || (!a.contiguous && weight !== cur.weight))) {
-      cur.end = prev;
+  for (const item of items) {
+    const weight = a.weight(item.start);
+    if (cur !== null && (item.start !== cur.end + 1 || (!a.contiguous && weight !== cur.weight))) {
       sets.push(cur);
       cur = null;
     }
-    if (cur === null) cur = { start: i, end: -1, req: -1, cpus: 0, nodes: 0, most: 0, weight, gres: new Array<number>(gresCount).fill(0) };
-    const cpus = avail[i]!;
-    cur.cpus += cpus;
-    cur.nodes++;
-    if (cpus > cur.most) cur.most = cpus;
-    for (let k = 0; k < gresCount; k++) cur.gres[k]! += a.gresOffer(i, k);
+    cur ??= { start: item.start, end: -1, req: -1, cpus: 0, nodes: 0, most: 0, weight, gres: new Array<number>(gresCount).fill(0), items: [] };
+    const count = item.end - item.start + 1;
+    cur.cpus += item.avail * count;
+    cur.nodes += count;
+    if (item.avail > cur.most) cur.most = item.avail;
+    for (let k = 0; k < gresCount; k++) cur.gres[k]! += a.gresOffer(item.start, k) * count;
     cur.weight = weight;
-    prev = i;
+    cur.end = item.end;
+    cur.items.push(item);
   }
-  if (cur !== null) {
-    cur.end = prev === a.n - 1 ? a.n - 1 : prev;
-    sets.push(cur);
-  }
+  if (cur !== null) sets.push(cur);
   return sets;
 }
 

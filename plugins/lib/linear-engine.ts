@@ -8,6 +8,7 @@ import { bitsOf, setBits } from './bits.js';
 import { hasGres, type NodeCatalog } from './catalog.js';
 import { NodeGresPick } from './gres-pick.js';
 import { linearFit } from './linear-fit.js';
+import { fitShortcuts } from './fit-shortcuts.js';
 import type { Engine, FitInput, NodeCounts } from './place.js';
 import type { Bitstr } from '../../src/plugin-api/records.js';
 import type { SelectRequest } from './request.js';
@@ -60,19 +61,23 @@ export const linearEngine: Engine = {
 };
 
 // fit without required nodes, visiting only the nodes no job runs on (the others are never
-// usable) and passing the tiers to linearFit as lists: the same choice, without a walk over
-// every node of the cluster per tier.
+// usable), a run of idle nodes of one kind at a time, and passing the tiers to linearFit as
+// segments: the same choice, without a walk over every node of the cluster per tier.
 function fitIdle(r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: Usage): Allocation | null {
   const n = usage.size;
+  const idle = usage.segments(cand, 'idle', fitShortcuts.enabled);
   const usable: number[] = [];
-  for (const i of usage.idleIn(cand)) if (linearNodeFits(usage.node(i), r)) usable.push(i);
-  const weights = [...new Set(usable.map((i) => usage.node(i).weight))].sort((a, b) => a - b);
-  for (const w of weights) {
-    const tier = weights.length === 1 ? usable : usable.filter((i) => usage.node(i).weight <= w);
+  for (let k = 0; k < idle.length; k += 2) if (linearNodeFits(usage.node(idle[k]!), r)) usable.push(idle[k]!, idle[k + 1]!);
+  const weightOf = (k: number) => usage.node(usable[k]!).weight;
+  const weights = new Set<number>();
+  for (let k = 0; k < usable.length; k += 2) weights.add(weightOf(k));
+  const tiers = [...weights].sort((a, b) => a - b);
+  for (const w of tiers) {
+    const tier = tiers.length === 1 ? usable : usable.filter((_, k) => weightOf(k - (k & 1)) <= w);
     const chosen = linearFit({
       n,
       cand: null,
-      candList: tier,
+      candSegments: tier,
       availCpus: (i) => linearAvailCpus(usage.node(i), r),
       req: null,
       contiguous: r.contiguous,

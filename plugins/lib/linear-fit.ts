@@ -10,8 +10,11 @@ export interface LinearFitArgs {
   readonly n: number;
   /** Nodes the job may use; null when given as candList. */
   readonly cand: Bitstr | null;
-  /** The same as an ascending list (only without required nodes): runs are built from it alone. */
-  readonly candList?: readonly number[];
+  /**
+   * The same as ascending segments, start and end in one flat list (only without required
+   * nodes): runs are built from them alone.
+   */
+  readonly candSegments?: readonly number[];
   /** CPUs node i offers the job (Slurm's _get_avail_cpus). */
   readonly availCpus: (i: number) => number;
   readonly req: Bitstr | null;
@@ -34,14 +37,14 @@ interface Run {
 
 /** The chosen nodes (ascending), or null. */
 export function linearFit(a: LinearFitArgs): number[] | null {
-  const candCount = a.candList !== undefined ? a.candList.length : a.cand!.setCount();
+  const candCount = a.candSegments !== undefined ? segmentNodes(a.candSegments) : a.cand!.setCount();
   if (candCount < a.minNodes) return null;
   const chosen = new Set<number>();
   let remCpus = a.minCpus;
   let remNodes = Math.max(a.minNodes, a.reqNodes);
   let maxNodes = a.maxNodes;
-  const sparse = a.candList !== undefined && a.req === null;
-  const runs: Run[] = sparse ? sparseRuns(a, a.candList!) : [];
+  const sparse = a.candSegments !== undefined && a.req === null;
+  const runs: Run[] = sparse ? sparseRuns(a, a.candSegments!) : [];
   let cur: Run = { start: 0, end: -1, req: -1, cpus: 0, nodes: 0, most: 0 };
   for (let i = 0; !sparse && i < a.n; i++) {
     if (a.cand!.test(i)) {
@@ -126,27 +129,31 @@ export function linearFit(a: LinearFitArgs): number[] | null {
   return ok ? [...chosen].sort((x, y) => x - y) : null;
 }
 
-// The runs of consecutive candidates, from their ascending list (no required nodes).
-function sparseRuns(a: LinearFitArgs, list: readonly number[]): Run[] {
+// The runs of consecutive candidates, from their segments (no required nodes): the nodes of
+// a segment are alike, so it adds its length times one node's CPUs.
+function sparseRuns(a: LinearFitArgs, segments: readonly number[]): Run[] {
   const runs: Run[] = [];
   let cur: Run | null = null;
-  let prev = -2;
-  for (const i of list) {
-    if (cur !== null && i !== prev + 1) {
-      cur.end = prev;
+  for (let k = 0; k < segments.length; k += 2) {
+    const start = segments[k]!;
+    const end = segments[k + 1]!;
+    if (cur !== null && start !== cur.end + 1) {
       runs.push(cur);
       cur = null;
     }
-    cur ??= { start: i, end: -1, req: -1, cpus: 0, nodes: 0, most: 0 };
-    const cpus = a.availCpus(i);
-    cur.cpus += cpus;
-    cur.nodes++;
+    cur ??= { start, end, req: -1, cpus: 0, nodes: 0, most: 0 };
+    const cpus = a.availCpus(start);
+    cur.cpus += cpus * (end - start + 1);
+    cur.nodes += end - start + 1;
     cur.most = Math.max(cur.most, cpus);
-    prev = i;
+    cur.end = end;
   }
-  if (cur !== null) {
-    cur.end = prev;
-    runs.push(cur);
-  }
+  if (cur !== null) runs.push(cur);
   return runs;
+}
+
+function segmentNodes(segments: readonly number[]): number {
+  let count = 0;
+  for (let k = 0; k < segments.length; k += 2) count += segments[k + 1]! - segments[k]! + 1;
+  return count;
 }

@@ -3,9 +3,17 @@
 // Two bitmaps are kept up to date as jobs come and go, so that a placement visits only the
 // nodes that could take it instead of all of them (10,000 nodes, 100,000 jobs a pass): `open`
 // (no whole-node job, a core free) and `idle` (no job at all).
+//
+// segments() goes further: consecutive nodes of one kind (the same catalog entry but for the
+// name) that jobs use alike (the same cores, memory and gres units taken, by some job or by
+// none) look the same to every request, so a run of them is handed out as one segment. A
+// third bitmap, `alike` (node i is like node i - 1), is kept up to date for that. On a
+// cluster of a few node kinds, a placement then costs in proportion to the different states
+// its nodes are in, not to the cluster's size.
 import type { Bitstr, gres_spec_t } from '../../src/plugin-api/records.js';
 import type { Allocation } from './allocation.js';
-import type { NodeCatalog } from './catalog.js';
+import { kindRunEnds, type NodeCatalog } from './catalog.js';
+import { nextInBoth, runEndInBoth, wordsOf } from './word-scan.js';
 
 export class Usage {
   private constructor(
@@ -19,6 +27,9 @@ export class Usage {
     // Bit i (word i >>> 5): node i is open / idle.
     private readonly openWords: Uint32Array,
     private readonly idleWords: Uint32Array,
+    private readonly alikeWords: Uint32Array,
+    // Per node, the last index of the run of nodes of its kind (shared by clones).
+    private readonly kindEnd: Int32Array,
   ) {}
 
   /** No job anywhere. */
@@ -30,7 +41,10 @@ export class Usage {
       idle[i >>> 5]! |= 1 << (i & 31);
       if (catalog[i]!.cores > 0) open[i >>> 5]! |= 1 << (i & 31);
     }
-    return new Usage(catalog, new Int32Array(n), new Float64Array(n), new Int32Array(n), new Uint8Array(n), new Map(), open, idle);
+    const kindEnd = kindRunEnds(catalog);
+    const alike = new Uint32Array((n + 31) >>> 5);
+    for (let i = 1; i < n; i++) if (kindEnd[i - 1]! >= i) alike[i >>> 5]! |= 1 << (i & 31);
+    return new Usage(catalog, new Int32Array(n), new Float64Array(n), new Int32Array(n), new Uint8Array(n), new Map(), open, idle, alike, kindEnd);
   }
 
   clone(): Usage {
@@ -44,7 +58,32 @@ export class Usage {
       gres,
       this.openWords.slice(),
       this.idleWords.slice(),
+      this.alikeWords.slice(),
+      this.kindEnd,
     );
+  }
+
+  /**
+   * The open (`idle`: idle) nodes among `cand` as segments, ascending: pairs start, end in
+   * one flat list. A segment is one node, or (`merge`) a run of nodes alike.
+   */
+  segments(cand: Bitstr, of: 'open' | 'idle', merge = true): number[] {
+    const size = this.catalog.length;
+    const within = wordsOf(cand, size);
+    const base = of === 'idle' ? this.idleWords : this.openWords;
+    for (let w = 0; w < within.length; w++) within[w]! &= base[w]!;
+    const alike = this.alikeWords;
+    const out: number[] = [];
+    for (let i = nextInBoth(within, within, 0, size); i >= 0; ) {
+      let end = i;
+      const next = i + 1;
+      if (merge && next < size && (alike[next >>> 5]! & within[next >>> 5]! & (1 << (next & 31))) !== 0) {
+        end = runEndInBoth(alike, within, next, size);
+      }
+      out.push(i, end);
+      i = nextInBoth(within, within, end + 1, size);
+    }
+    return out;
   }
 
   /** The open nodes among `cand`, ascending: a word of both bitmaps at a time. */
@@ -127,6 +166,29 @@ export class Usage {
   }
 
   private apply(alloc: Allocation, sign: 1 | -1): void {
+    this.update(alloc, sign);
+    for (const n of alloc.nodes) {
+      this.setAlike(n.index);
+      this.setAlike(n.index + 1);
+    }
+  }
+
+  // Bit i of `alike`: node i is of node i - 1's kind and used alike.
+  private setAlike(i: number): void {
+    if (i <= 0 || i >= this.catalog.length) return;
+    const j = i - 1;
+    const same =
+      this.kindEnd[j]! >= i &&
+      this.cores[i] === this.cores[j] &&
+      this.mem[i] === this.mem[j] &&
+      this.owned[i] === this.owned[j] &&
+      (this.jobCount[i] === 0) === (this.jobCount[j] === 0) &&
+      sameUnits(this.gres.get(i), this.gres.get(j));
+    if (same) this.alikeWords[i >>> 5]! |= 1 << (i & 31);
+    else this.alikeWords[i >>> 5]! &= ~(1 << (i & 31));
+  }
+
+  private update(alloc: Allocation, sign: 1 | -1): void {
     for (const n of alloc.nodes) {
       const i = n.index;
       this.cores[i] = Math.max(0, this.cores[i]! + sign * n.cores);
@@ -155,6 +217,18 @@ export class Usage {
     if (units === undefined) byName.set(name, (units = new Uint8Array(size)));
     return units;
   }
+}
+
+// Same gres units in use (a node without an entry uses none).
+function sameUnits(a: Map<string, Uint8Array> | undefined, b: Map<string, Uint8Array> | undefined): boolean {
+  if (a === undefined && b === undefined) return true;
+  const used = (m: Map<string, Uint8Array> | undefined) => [...(m ?? new Map<string, Uint8Array>())].filter(([, u]) => u.some((x) => x !== 0));
+  const x = used(a);
+  const y = used(b);
+  return x.length === y.length && x.every(([name, units]) => {
+    const other = y.find(([n]) => n === name)?.[1];
+    return other !== undefined && other.length === units.length && other.every((v, k) => v === units[k]);
+  });
 }
 
 // The bits set both in `words` and in `bits` (toBytes: a bitmap from another copy of the

@@ -228,6 +228,17 @@ export class Bitstr {
     return true;
   }
 
+  /**
+   * A 32-bit hash of the size and bits (FNV-1a over the words), for maps keyed by a bitmap's
+   * contents: equal bitmaps hash alike; unequal ones may too, so compare with equal() after.
+   */
+  hash(): number {
+    let h = Math.imul(0x811c9dc5 ^ this.#size, 0x01000193);
+    const words = this.#words;
+    for (let w = 0; w < words.length; w++) h = Math.imul(h ^ words[w]!, 0x01000193);
+    return h >>> 0;
+  }
+
   copy(): Bitstr {
     const twin = new Bitstr(this.#size);
     twin.#words.set(this.#words);

@@ -13,6 +13,10 @@ type Failure = Extract<SchedStartResult, { reason: string }>;
 export class PassCache {
   private readonly failures = new Map<string, Failure>();
   private readonly plans = new Map<string, SchedWillRunResult>();
+  // The distinct `avail` bitmaps of the pass, by hash, each with a short name for the keys
+  // (a sched plugin hands one per job; formatting 10,000 bits per job costs more than select).
+  private readonly avails = new Map<number, { bits: Bitstr; name: string }[]>();
+  private availCount = 0;
 
   constructor(
     /** Reservations exist: a job's time limit decides which nodes it may use. */
@@ -20,18 +24,18 @@ export class PassCache {
   ) {}
 
   failure(record: job_record_t, avail: Bitstr | undefined, reserved: boolean): Failure | undefined {
-    const key = shapeKey(record, avail, this.timeMatters, reserved);
+    const key = shapeKey(record, this.availName(avail), this.timeMatters, reserved);
     return key === undefined ? undefined : this.failures.get(key);
   }
 
   rememberFailure(record: job_record_t, avail: Bitstr | undefined, reserved: boolean, result: Failure): void {
-    const key = shapeKey(record, avail, this.timeMatters, reserved);
+    const key = shapeKey(record, this.availName(avail), this.timeMatters, reserved);
     if (key !== undefined) this.failures.set(key, result);
   }
 
   /** A WILL_RUN answer for a job of the same shape, or computes and keeps one. */
   async plan(record: job_record_t, avail: Bitstr | undefined, reserved: boolean, ask: () => Promise<SchedWillRunResult>): Promise<SchedWillRunResult> {
-    const key = shapeKey(record, avail, this.timeMatters, reserved);
+    const key = shapeKey(record, this.availName(avail), this.timeMatters, reserved);
     if (key === undefined) return ask();
     const known = this.plans.get(key);
     if (known !== undefined) return known.nodes === undefined ? known : { ...known, nodes: known.nodes.copy() };
@@ -39,10 +43,23 @@ export class PassCache {
     this.plans.set(key, answer.nodes === undefined ? answer : { ...answer, nodes: answer.nodes.copy() });
     return answer;
   }
+
+  // '*' for no limit, else the same name for bitmaps with the same bits.
+  private availName(avail: Bitstr | undefined): string {
+    if (avail === undefined) return '*';
+    const hash = avail.hash();
+    let same = this.avails.get(hash);
+    if (same === undefined) this.avails.set(hash, (same = []));
+    const known = same.find((entry) => entry.bits.equal(avail));
+    if (known !== undefined) return known.name;
+    const name = `#${++this.availCount}`;
+    same.push({ bits: avail.copy(), name });
+    return name;
+  }
 }
 
 /** What select sees of a job, as a string; undefined for jobs whose answers are their own. */
-function shapeKey(r: job_record_t, avail: Bitstr | undefined, timeMatters: boolean, reserved: boolean): string | undefined {
+function shapeKey(r: job_record_t, avail: string, timeMatters: boolean, reserved: boolean): string | undefined {
   const d = r.details;
   if (reserved || d.req_node_bitmap !== null || d.exc_node_bitmap !== null) return undefined;
   return [
@@ -63,7 +80,7 @@ function shapeKey(r: job_record_t, avail: Bitstr | undefined, timeMatters: boole
     gresKey(r.gres_list),
     gresKey(r.gres_per_job ?? []),
     timeMatters ? r.time_limit : '',
-    avail === undefined ? '*' : avail.fmt(),
+    avail,
   ].join('|');
 }
 

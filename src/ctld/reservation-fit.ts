@@ -12,35 +12,39 @@ export interface ReservationLimits {
   wait?: string;
   /** The only nodes the job may use (its reservation's), or null for no such limit. */
   only: Bitstr | null;
-  /** Nodes other reservations hold during the job's run. */
-  blocked: Bitstr;
-  /** Those of `blocked` that MAINT reservations hold. */
-  maint: Bitstr;
+  /** Nodes other reservations hold during the job's run; null for none. */
+  blocked: Bitstr | null;
+  /** Those of `blocked` that MAINT reservations hold; null for none. */
+  maint: Bitstr | null;
 }
 
+// Most jobs of most passes meet no reservation at all: one shared answer, no bitmap built
+// (100,000 pending jobs a pass made two empty bitmaps each otherwise).
+const NO_LIMITS: ReservationLimits = Object.freeze({ only: null, blocked: null, maint: null });
+
 export function reservationLimits(ctl: Controller, job: CtldJob, now: number): ReservationLimits {
-  const blocked = ctl.table.emptyBitmap();
-  const maint = ctl.table.emptyBitmap();
   const name = job.desc.reservation;
   if (name !== undefined) {
     const resv = ctl.reservations.get(name);
-    if (resv === undefined) return { wait: 'ReservationDeleted', only: blocked, blocked, maint };
-    if (!isActive(resv, now)) return { wait: 'Reservation', only: resv.bits.copy(), blocked, maint };
-    return { only: resv.bits.copy(), blocked, maint };
+    if (resv === undefined) return { wait: 'ReservationDeleted', only: ctl.table.emptyBitmap(), blocked: null, maint: null };
+    if (!isActive(resv, now)) return { wait: 'Reservation', only: resv.bits.copy(), blocked: null, maint: null };
+    return { only: resv.bits.copy(), blocked: null, maint: null };
   }
   const limit = job.record.time_limit;
   const end = limit === INFINITE ? Infinity : now + limit * ctl.options.minuteSeconds;
+  let blocked: Bitstr | null = null;
+  let maint: Bitstr | null = null;
   for (const resv of ctl.reservations.list()) {
     if (!(resv.start < end && now < resv.end)) continue;
-    blocked.or(resv.bits);
-    if (resv.flags.includes('MAINT')) maint.or(resv.bits);
+    (blocked ??= ctl.table.emptyBitmap()).or(resv.bits);
+    if (resv.flags.includes('MAINT')) (maint ??= ctl.table.emptyBitmap()).or(resv.bits);
   }
-  return { only: null, blocked, maint };
+  return blocked === null ? NO_LIMITS : { only: null, blocked, maint };
 }
 
 /** Narrows `candidates` (in place) to what the reservations leave the job. */
 export function applyReservationLimits(candidates: Bitstr, limits: ReservationLimits): Bitstr {
   if (limits.only) candidates.and(limits.only);
-  candidates.andNot(limits.blocked);
+  if (limits.blocked) candidates.andNot(limits.blocked);
   return candidates;
 }

@@ -7,7 +7,6 @@ import { errnoValue } from '../core/errno.js';
 import { INFINITE } from '../core/slurm-constants.js';
 import { SLURM_SUCCESS } from '../plugin-api/common.js';
 import type { Bitstr, job_record_t } from '../plugin-api/records.js';
-import { isUsableNodeState } from './node-states.js';
 import type { SchedContext, SchedStartResult, SchedWillRunResult } from '../plugin-api/sched.js';
 import { SELECT_MODE_RUN_NOW } from '../plugin-api/select.js';
 import { nodeCountsOf } from '../interfaces/select.js';
@@ -18,6 +17,7 @@ import { applyReservationLimits, reservationLimits } from './reservation-fit.js'
 import { estimateStarts } from './expected-start.js';
 import { preemptionCandidates, preemptJobs, resumePreempted, type Preemptor } from './preempt.js';
 import { PassCache } from './pass-cache.js';
+import { PassNodes } from './pass-nodes.js';
 
 export interface Launcher extends Preemptor {
   /** Starts the batch step of a job that was just given resources. */
@@ -26,15 +26,30 @@ export interface Launcher extends Preemptor {
   cancelPending(job: CtldJob, reason: string): Promise<void>;
 }
 
-export async function schedulePass(ctl: Controller, launcher: Launcher, signal: AbortSignal): Promise<void> {
+/**
+ * What one pass did and how long its parts took (Slurm's sdiag shows the like): the scan of
+ * the queue for jobs that may start, the sched plugin's loop, the expected starts after it.
+ */
+export interface PassStats {
+  readonly pending: number;
+  readonly eligible: number;
+  readonly started: number;
+  readonly queueMs: number;
+  readonly schedMs: number;
+  readonly estimateMs: number;
+}
+
+export async function schedulePass(ctl: Controller, launcher: Launcher, signal: AbortSignal): Promise<PassStats> {
   const now = ctl.now();
+  const began = performance.now();
   // Slurm removes a reservation at its end.
   ctl.reservations.purgeEnded(now);
   // Jobs preemption suspended take their resources back first once their preemptor is gone.
   await resumePreempted(ctl, launcher);
   const eligible: CtldJob[] = [];
   const byRecord = new Map<job_record_t, CtldJob>();
-  for (const job of ctl.pendingJobs()) {
+  const pending = ctl.pendingJobs();
+  for (const job of pending) {
     const reason = await waitReason(ctl, job, now, launcher);
     if (reason === undefined) {
       if (job.eligibleTime === 0) job.eligibleTime = now;
@@ -44,10 +59,11 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
       job.reason = reason;
     }
   }
-  if (eligible.length === 0) return;
+  const stats = { pending: pending.length, eligible: eligible.length, started: 0, queueMs: 0, schedMs: 0, estimateMs: 0 };
+  if (eligible.length === 0) return { ...stats, queueMs: performance.now() - began };
   // Plugins read node_state: ALLOCATED/MIXED/IDLE as the running jobs leave them now.
   ctl.nodeStates.refresh(ctl.jobs.values());
-  const usable = usableNodes(ctl);
+  const nodes = new PassNodes(ctl.table);
   const cache = new PassCache(ctl.reservations.list().length > 0);
   const ctx: SchedContext = {
     now,
@@ -56,16 +72,30 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
     running: () => ctl.runningJobs().map((job) => job.record),
     nodes: () => ctl.table.nodes,
     bit_alloc: () => ctl.table.emptyBitmap(),
-    will_run: (record, avail) => cache.plan(record, avail, isReserved(byRecord.get(record)), () => willRun(ctl, record, usable, avail)),
-    start: (record, avail) => start(ctl, launcher, byRecord.get(record), usable, cache, avail),
+    will_run: (record, avail) => cache.plan(record, avail, isReserved(byRecord.get(record)), () => willRun(ctl, record, nodes, avail)),
+    start: async (record, avail) => {
+      const result = await start(ctl, launcher, byRecord.get(record), nodes, cache, avail);
+      if (result.nodes !== undefined) stats.started++;
+      return result;
+    },
     set_reason: (record, reason) => {
       const job = byRecord.get(record);
       if (job) job.reason = reason;
     },
   };
+  const schedBegan = performance.now();
+  stats.queueMs = schedBegan - began;
   const rc = await ctl.sched.slurm_sched_p_schedule(ctx);
+  const estimateBegan = performance.now();
+  stats.schedMs = estimateBegan - schedBegan;
   if (rc !== SLURM_SUCCESS) ctl.log.error(`sched: scheduling pass failed (rc ${rc})`);
-  await estimateStarts(eligible, (record) => cache.plan(record, undefined, isReserved(byRecord.get(record)), () => willRun(ctl, record, usable)), ctl.table);
+  await estimateStarts(eligible, (record) => cache.plan(record, undefined, isReserved(byRecord.get(record)), () => willRun(ctl, record, nodes)), ctl.table);
+  stats.estimateMs = performance.now() - estimateBegan;
+  ctl.log.debug(
+    `sched: pass: started ${stats.started} of ${stats.eligible} eligible (${stats.pending} pending); ` +
+      `queue ${stats.queueMs.toFixed(1)} ms, ${ctl.sched.plugin_type} ${stats.schedMs.toFixed(1)} ms, estimates ${stats.estimateMs.toFixed(1)} ms`,
+  );
+  return stats;
 }
 
 /** Why the job must wait, whatever the resources; undefined when it may start. */
@@ -107,40 +137,45 @@ function runningTasks(ctl: Controller, arrayJobId: number): number {
   return (ctl.arrays.get(arrayJobId) ?? []).filter((t) => t.record.start_time > 0 && t.stepdPid !== undefined).length;
 }
 
-/** Nodes that can take work now: not DOWN, FUTURE, drained or without a daemon answering. */
-function usableNodes(ctl: Controller): Bitstr {
-  const bits = ctl.table.emptyBitmap();
-  for (const node of ctl.table.nodes) {
-    if (isUsableNodeState(node.node_state)) bits.set(node.index);
-  }
-  return bits;
+/** A job's candidate nodes: `now` to start on at once, `configured` to ever run on. */
+interface Candidates {
+  readonly now: Bitstr;
+  readonly configured: Bitstr;
+  /** Nodes MAINT reservations hold during the job's run, or null. */
+  readonly maint: Bitstr | null;
 }
 
 /**
  * The nodes a job may use: its partition's usable ones, minus -x, within `avail`, as the
  * reservations allow (`configured`: its reservation's nodes only, whatever their state).
+ * A job with none of these gets the pass's shared bitmaps, unchanged and uncopied.
  */
-function candidatesFor(ctl: Controller, record: job_record_t, usable: Bitstr, avail?: Bitstr): { now: Bitstr; configured: Bitstr; maint: Bitstr } {
-  const configured = ctl.table.partitionBitmap(record.partition) ?? ctl.table.emptyBitmap();
-  if (record.details.exc_node_bitmap) configured.andNot(record.details.exc_node_bitmap);
+function candidatesFor(ctl: Controller, record: job_record_t, nodes: PassNodes, avail?: Bitstr): Candidates {
   const job = ctl.jobs.get(record.job_id);
   const limits = job ? reservationLimits(ctl, job, ctl.now()) : undefined;
-  if (limits?.only) configured.and(limits.only);
+  const excluded = record.details.exc_node_bitmap;
+  const only = limits?.only ?? null;
+  if (excluded === null && only === null && (limits?.blocked ?? null) === null && avail === undefined) {
+    return { now: nodes.partitionUsable(record.partition), configured: nodes.partition(record.partition), maint: null };
+  }
+  const configured = nodes.partition(record.partition).copy();
+  if (excluded) configured.andNot(excluded);
+  if (only) configured.and(only);
   const now = configured.copy();
-  now.and(usable);
+  now.and(nodes.usable);
   if (avail) now.and(avail);
   if (limits) applyReservationLimits(now, limits);
-  return { now, configured, maint: limits?.maint ?? ctl.table.emptyBitmap() };
+  return { now, configured, maint: limits?.maint ?? null };
 }
 
 // Slurm shows ReqNodeNotAvail when the nodes the job named are what is missing (reserved ones:
 // "May be reserved for other job"), and "Reserved for maintenance" when only a MAINT
 // reservation stands in the way (observed on Slurm 22.05).
-async function pendingReason(ctl: Controller, job: CtldJob, usable: Bitstr, now: Bitstr, maint: Bitstr): Promise<string> {
+async function pendingReason(ctl: Controller, job: CtldJob, usable: Bitstr, now: Bitstr, maint: Bitstr | null): Promise<string> {
   const named = job.record.details.req_node_bitmap;
   if (named && !named.isSubsetOf(now) && named.isSubsetOf(usable)) return 'ReqNodeNotAvail, May be reserved for other job';
   if (named && !named.isSubsetOf(usable)) return 'ReqNodeNotAvail';
-  if (maint.setCount() > 0) {
+  if (maint !== null && maint.setCount() > 0) {
     const withMaint = now.copy().or(maint);
     withMaint.and(usable);
     const test = await ctl.select.jobTest({ job: job.record, bitmap: withMaint, ...nodeCountsOf(job.record), mode: SELECT_MODE_RUN_NOW, preemptee_candidates: null, exc_core_bitmap: null });
@@ -149,8 +184,8 @@ async function pendingReason(ctl: Controller, job: CtldJob, usable: Bitstr, now:
   return 'Resources';
 }
 
-async function willRun(ctl: Controller, record: job_record_t, usable: Bitstr, avail?: Bitstr): Promise<SchedWillRunResult> {
-  const { now } = candidatesFor(ctl, record, usable, avail);
+async function willRun(ctl: Controller, record: job_record_t, nodes: PassNodes, avail?: Bitstr): Promise<SchedWillRunResult> {
+  const { now } = candidatesFor(ctl, record, nodes, avail);
   const answer = await ctl.select.willRun(record, now);
   if (answer.nodes === undefined) return { rc: answer.rc };
   return { rc: SLURM_SUCCESS, start_time: answer.start_time ?? ctl.now(), nodes: answer.nodes };
@@ -160,7 +195,7 @@ async function start(
   ctl: Controller,
   launcher: Launcher,
   job: CtldJob | undefined,
-  usable: Bitstr,
+  nodes: PassNodes,
   cache: PassCache,
   avail?: Bitstr,
 ): Promise<SchedStartResult> {
@@ -174,7 +209,7 @@ async function start(
     job.reason = known.reason;
     return known;
   }
-  const { now, configured, maint } = candidatesFor(ctl, job.record, usable, avail);
+  const { now, configured, maint } = candidatesFor(ctl, job.record, nodes, avail);
   let result = await ctl.select.allocate(job.record, now, configured, undefined, preemptionCandidates(ctl, job, now));
   if (result.status === 'preempt') {
     const freed = await preemptJobs(ctl, launcher, job, result.victims);
@@ -182,7 +217,7 @@ async function start(
   }
   if (result.status === 'preempt') return { rc: errnoValue('ESLURM_NODES_BUSY'), reason: (job.reason = 'Resources') };
   if (result.status === 'pending') {
-    job.reason = await pendingReason(ctl, job, usable, now, maint);
+    job.reason = await pendingReason(ctl, job, nodes.usable, now, maint);
     const failed = { rc: result.rc, reason: job.reason };
     cache.rememberFailure(job.record, avail, isReserved(job), failed);
     return failed;
