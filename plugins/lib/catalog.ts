@@ -14,6 +14,8 @@ export interface NodeCatalog {
   readonly features: ReadonlySet<string>;
   /** Per gres name, the type of each unit (undefined when untyped), in gres_list order. */
   readonly gresUnits: ReadonlyMap<string, readonly (string | undefined)[]>;
+  /** Units per gres name (key `name`) and per name and type (key `name:type`). */
+  readonly gresTotals: ReadonlyMap<string, number>;
 }
 
 /** The catalog of a node table. */
@@ -29,6 +31,11 @@ export function buildCatalog(nodes: readonly node_record_t[]): NodeCatalog[] {
       for (let k = 0; k < gres.count; k++) units.push(gres.type);
       gresUnits.set(gres.name, units);
     }
+    const gresTotals = new Map<string, number>();
+    for (const [name, types] of gresUnits) {
+      gresTotals.set(name, types.length);
+      for (const type of types) if (type !== undefined) gresTotals.set(`${name}:${type}`, (gresTotals.get(`${name}:${type}`) ?? 0) + 1);
+    }
     return {
       index: node.index,
       name: node.name,
@@ -39,17 +46,20 @@ export function buildCatalog(nodes: readonly node_record_t[]): NodeCatalog[] {
       weight: node.weight,
       features: new Set(node.features),
       gresUnits,
+      gresTotals,
     };
   });
 }
 
 /** Does the node have `spec`'s gres (and type) configured at all, in at least that count? */
 export function hasGres(node: NodeCatalog, spec: gres_spec_t, count = 1): boolean {
-  const units = node.gresUnits.get(spec.name);
-  if (units === undefined) return false;
-  let n = 0;
-  for (const type of units) if (spec.type === undefined || type === spec.type) n++;
-  return n >= count;
+  return gresTotal(node, spec) >= count;
+}
+
+/** Units of `spec`'s gres (of its type, if given) configured on the node. */
+export function gresTotal(node: NodeCatalog, spec: gres_spec_t): number {
+  if (node.gresTotals.size === 0) return 0;
+  return node.gresTotals.get(spec.type === undefined ? spec.name : `${spec.name}:${spec.type}`) ?? 0;
 }
 
 /** Is `name` (with `type`, if given) configured on any node? */

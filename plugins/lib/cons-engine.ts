@@ -69,12 +69,24 @@ export const consEngine: Engine = {
 function availItems(r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: Usage): FitItem[] {
   const items: FitItem[] = [];
   const segments = usage.segments(cand, 'open', fitShortcuts.enabled);
+  const plain = fitShortcuts.enabled && isPlain(r, counts);
   for (let k = 0; k < segments.length; k += 2) {
     const start = segments[k]!;
-    const avail = consAvailCpus(usage.node(start), r, usage, counts);
+    const avail = plain ? usage.freeCores(start) * usage.node(start).vpus : consAvailCpus(usage.node(start), r, usage, counts);
     if (avail > 0) items.push({ start, end: segments[k + 1]!, avail });
   }
   return items;
+}
+
+/**
+ * A request every open node can take all its free CPUs for (no gres, memory, whole nodes or
+ * tasks per node; tasks of one CPU, or overcommit): consAvailCpus is then the free CPUs.
+ */
+function isPlain(r: SelectRequest, counts: NodeCounts): boolean {
+  if (r.gresPerNode.length > 0 || r.gresPerJob.length > 0 || r.exclusive || r.memPerNode > 0 || r.memPerCpu > 0) return false;
+  if (r.overcommit) return true;
+  const minTasks = counts.max === 1 && r.numTasks > 0 ? r.numTasks : 1;
+  return r.ntasksPerNode === 0 && r.cpusPerTask === 1 && minTasks <= 1 && r.pnMinCpus <= 1;
 }
 
 // Every node's usable CPUs, for a job with required nodes: the open ones', and the required

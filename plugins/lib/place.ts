@@ -77,12 +77,12 @@ function placeOption(
   return engine.fit({ request, cand, required, counts: { min, max: counts.max, req }, usage });
 }
 
-// The candidates left after -x and the feature option: a copy of `bitmap` with the others
-// cleared (no per-node work at all for a job with neither, the common case).
+// The candidates left after -x and the feature option: `bitmap` itself for a job with neither
+// (the common case: the engines only read it), else a copy with the others cleared.
 function candidatesOf(catalog: readonly NodeCatalog[], request: SelectRequest, bitmap: Bitstr, option: FeatureOption): Bitstr {
+  if (bitmap.size !== catalog.length) return bitsOf(catalog.length, setBits(bitmap).filter((i) => i < catalog.length));
+  if (option === ANY_NODE && request.excNodes === null) return bitmap;
   const cand = bitmap.copy();
-  if (cand.size !== catalog.length) return bitsOf(catalog.length, setBits(bitmap).filter((i) => i < catalog.length));
-  if (option === ANY_NODE && request.excNodes === null) return cand;
   for (let i = cand.nextSet(0); i >= 0; i = cand.nextSet(i + 1)) {
     if (request.excNodes?.test(i) || !option.filter(catalog[i]!.features)) cand.clear(i);
   }

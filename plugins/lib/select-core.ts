@@ -163,12 +163,14 @@ export class SelectCore {
     if (args.mode === SELECT_MODE_RUN_NOW) {
       const alloc = attempt(this.usage);
       if (alloc) {
-        return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(alloc), job_resources: toJobResources(alloc, this.catalog.length) };
+        const job_resources = toJobResources(alloc, this.catalog.length);
+        return { rc: SLURM_SUCCESS, nodes: job_resources.node_bitmap.copy(), job_resources };
       }
       const preempting = this.preemptees(args.preemptee_candidates ?? [], attempt);
       if (preempting) {
         const { alloc: after, jobs } = preempting;
-        return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(after), job_resources: toJobResources(after, this.catalog.length), preempted: jobs };
+        const job_resources = toJobResources(after, this.catalog.length);
+        return { rc: SLURM_SUCCESS, nodes: job_resources.node_bitmap.copy(), job_resources, preempted: jobs };
       }
       return attempt(empty()) ? busy() : never();
     }

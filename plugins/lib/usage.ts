@@ -12,7 +12,7 @@
 // its nodes are in, not to the cluster's size.
 import type { Bitstr, gres_spec_t } from '../../src/plugin-api/records.js';
 import type { Allocation } from './allocation.js';
-import { kindRunEnds, type NodeCatalog } from './catalog.js';
+import { gresTotal, kindRunEnds, type NodeCatalog } from './catalog.js';
 import { nextInBoth, runEndInBoth, wordsOf } from './word-scan.js';
 
 export class Usage {
@@ -124,9 +124,10 @@ export class Usage {
 
   /** Free units of `spec`'s gres (of its type, if given) on node `i`. */
   freeGres(i: number, spec: gres_spec_t): number {
+    const used = this.gres.get(i)?.get(spec.name);
+    if (used === undefined) return gresTotal(this.catalog[i]!, spec);
     const types = this.catalog[i]!.gresUnits.get(spec.name);
     if (types === undefined) return 0;
-    const used = this.gres.get(i)?.get(spec.name);
     let free = 0;
     for (let k = 0; k < types.length; k++) {
       if ((spec.type === undefined || types[k] === spec.type) && !used?.[k]) free++;
@@ -221,14 +222,18 @@ export class Usage {
 
 // Same gres units in use (a node without an entry uses none).
 function sameUnits(a: Map<string, Uint8Array> | undefined, b: Map<string, Uint8Array> | undefined): boolean {
-  if (a === undefined && b === undefined) return true;
-  const used = (m: Map<string, Uint8Array> | undefined) => [...(m ?? new Map<string, Uint8Array>())].filter(([, u]) => u.some((x) => x !== 0));
-  const x = used(a);
-  const y = used(b);
-  return x.length === y.length && x.every(([name, units]) => {
-    const other = y.find(([n]) => n === name)?.[1];
-    return other !== undefined && other.length === units.length && other.every((v, k) => v === units[k]);
-  });
+  if (a === b) return true;
+  return unitsWithin(a, b) && unitsWithin(b, a);
+}
+
+// Every unit `a` uses, `b` uses too.
+function unitsWithin(a: Map<string, Uint8Array> | undefined, b: Map<string, Uint8Array> | undefined): boolean {
+  if (a === undefined) return true;
+  for (const [name, units] of a) {
+    const other = b?.get(name);
+    for (let k = 0; k < units.length; k++) if (units[k] !== 0 && other?.[k] !== 1) return false;
+  }
+  return true;
 }
 
 // The bits set both in `words` and in `bits` (toBytes: a bitmap from another copy of the

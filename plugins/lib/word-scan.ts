@@ -4,10 +4,15 @@
 // without visiting them one by one.
 import type { Bitstr } from '../../src/plugin-api/records.js';
 
-/** The words of `bits`, through toBytes (a bitmap from another copy of the Bitstr class lends no words). */
+/**
+ * The words of `bits`, `size` bits' worth: its toWords(), or through toBytes for a bitmap
+ * from an older copy of the Bitstr class (a plugin bundle carries its own).
+ */
 export function wordsOf(bits: Bitstr, size: number): Uint32Array {
+  const count = (size + 31) >>> 5;
+  if (typeof bits.toWords === 'function' && bits.size === size) return bits.toWords();
   const bytes = bits.toBytes();
-  const words = new Uint32Array((size + 31) >>> 5);
+  const words = new Uint32Array(count);
   const whole = Math.min(words.length, bytes.length >>> 2);
   for (let w = 0; w < whole; w++) {
     const b = w << 2;

@@ -299,6 +299,14 @@ export class Bitstr {
     return wordsToBytes(this.#words, this.#size);
   }
 
+  /**
+   * A copy of the words: bit i in word i >>> 5 at mask 1 << (i & 31), bits past `size` clear.
+   * For scans over several bitmaps a word at a time (the select plugins' node sets).
+   */
+  toWords(): Uint32Array {
+    return this.#words.slice();
+  }
+
   /** Inverse of toBytes; `bytes` must hold exactly ceil(nbits / 8) bytes. */
   static fromBytes(nbits: number, bytes: Uint8Array): Bitstr {
     const b = new Bitstr(nbits);

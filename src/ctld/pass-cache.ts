@@ -17,6 +17,8 @@ export class PassCache {
   // (a sched plugin hands one per job; formatting 10,000 bits per job costs more than select).
   private readonly avails = new Map<number, { bits: Bitstr; name: string }[]>();
   private availCount = 0;
+  // Each job's key but for `avail`, worked out once a pass (a job is looked up several times).
+  private readonly shapes = new WeakMap<job_record_t, string | null>();
 
   constructor(
     /** Reservations exist: a job's time limit decides which nodes it may use. */
@@ -24,24 +26,30 @@ export class PassCache {
   ) {}
 
   failure(record: job_record_t, avail: Bitstr | undefined, reserved: boolean): Failure | undefined {
-    const key = shapeKey(record, this.availName(avail), this.timeMatters, reserved);
+    const key = this.keyOf(record, avail, reserved);
     return key === undefined ? undefined : this.failures.get(key);
   }
 
   rememberFailure(record: job_record_t, avail: Bitstr | undefined, reserved: boolean, result: Failure): void {
-    const key = shapeKey(record, this.availName(avail), this.timeMatters, reserved);
+    const key = this.keyOf(record, avail, reserved);
     if (key !== undefined) this.failures.set(key, result);
   }
 
   /** A WILL_RUN answer for a job of the same shape, or computes and keeps one. */
   async plan(record: job_record_t, avail: Bitstr | undefined, reserved: boolean, ask: () => Promise<SchedWillRunResult>): Promise<SchedWillRunResult> {
-    const key = shapeKey(record, this.availName(avail), this.timeMatters, reserved);
+    const key = this.keyOf(record, avail, reserved);
     if (key === undefined) return ask();
     const known = this.plans.get(key);
     if (known !== undefined) return known.nodes === undefined ? known : { ...known, nodes: known.nodes.copy() };
     const answer = await ask();
     this.plans.set(key, answer.nodes === undefined ? answer : { ...answer, nodes: answer.nodes.copy() });
     return answer;
+  }
+
+  private keyOf(record: job_record_t, avail: Bitstr | undefined, reserved: boolean): string | undefined {
+    let shape = this.shapes.get(record);
+    if (shape === undefined) this.shapes.set(record, (shape = shapeKey(record, this.timeMatters, reserved) ?? null));
+    return shape === null ? undefined : `${shape}|${this.availName(avail)}`;
   }
 
   // '*' for no limit, else the same name for bitmaps with the same bits.
@@ -59,7 +67,7 @@ export class PassCache {
 }
 
 /** What select sees of a job, as a string; undefined for jobs whose answers are their own. */
-function shapeKey(r: job_record_t, avail: string, timeMatters: boolean, reserved: boolean): string | undefined {
+function shapeKey(r: job_record_t, timeMatters: boolean, reserved: boolean): string | undefined {
   const d = r.details;
   if (reserved || d.req_node_bitmap !== null || d.exc_node_bitmap !== null) return undefined;
   return [
@@ -80,7 +88,6 @@ function shapeKey(r: job_record_t, avail: string, timeMatters: boolean, reserved
     gresKey(r.gres_list),
     gresKey(r.gres_per_job ?? []),
     timeMatters ? r.time_limit : '',
-    avail,
   ].join('|');
 }
 
