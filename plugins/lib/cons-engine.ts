@@ -5,7 +5,8 @@
 import type { Allocation, NodeAlloc } from './allocation.js';
 import { hasGres, type NodeCatalog } from './catalog.js';
 import { distributeCpus } from './cons-dist.js';
-import { consFit, type FitItem } from './cons-fit.js';
+import { consFit, type PlainNodes } from './cons-fit.js';
+import { FitItems } from './fit-items.js';
 import { fitShortcuts } from './fit-shortcuts.js';
 import { NodeGresPick } from './gres-pick.js';
 import type { Engine, FitInput, NodeCounts } from './place.js';
@@ -59,24 +60,38 @@ export const consEngine: Engine = {
     };
     const chosen = required
       ? consFit({ ...args, avail: availWith(required, r, cand, counts, usage) })
-      : consFit({ ...args, items: availItems(r, cand, counts, usage) });
+      : fitShortcuts.enabled && isPlain(r, counts)
+        ? consFit({ ...args, plain: plainNodes(cand, r.contiguous, usage) })
+        : consFit({ ...args, items: availItems(r, cand, counts, usage) });
     return chosen && allocate(r, chosen, usage);
   },
 };
 
 // The usable nodes as items: only open nodes (no whole-node job, a core free) can give CPUs,
 // found a word of the bitmaps at a time, and a run of nodes alike (kind and usage) is one item.
-function availItems(r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: Usage): FitItem[] {
-  const items: FitItem[] = [];
-  const segments = usage.segments(cand, 'open', fitShortcuts.enabled);
-  const plain = fitShortcuts.enabled && isPlain(r, counts);
-  for (let k = 0; k < segments.length; k += 2) {
-    const start = segments[k]!;
-    const avail = plain ? usage.freeCores(start) * usage.node(start).vpus : consAvailCpus(usage.node(start), r, usage, counts);
-    if (avail > 0) items.push({ start, end: segments[k + 1]!, avail });
-  }
+function availItems(r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: Usage): FitItems {
+  const items = scratchItems.clear();
+  usage.forEachSegment(cand, 'open', fitShortcuts.enabled, (start, end) => {
+    const avail = consAvailCpus(usage.node(start), r, usage, counts);
+    if (avail > 0) items.push(start, end, avail);
+  });
   return items;
 }
+
+// The open candidates of a plain job, through the usage's free-CPU index.
+function plainNodes(cand: Bitstr, contiguous: boolean, usage: Usage): PlainNodes {
+  const index = usage.freeCpuIndex();
+  return {
+    forEachRun: (visit) => usage.forEachOpenRun(cand, contiguous, visit),
+    freeOf: (i) => index.freeOf(i),
+    sum: (start, end) => index.sum(start, end),
+    max: (start, end) => index.max(start, end),
+    bestFit: (start, end, need) => index.bestFit(start, end, need),
+  };
+}
+
+// One list serves every placement in turn (consFit keeps nothing of it).
+const scratchItems = new FitItems();
 
 /**
  * A request every open node can take all its free CPUs for (no gres, memory, whole nodes or
@@ -94,11 +109,9 @@ function isPlain(r: SelectRequest, counts: NodeCounts): boolean {
 function availWith(required: Bitstr, r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: Usage): Int32Array {
   const n = usage.size;
   const avail = new Int32Array(n);
-  const segments = usage.segments(cand, 'open', false);
-  for (let k = 0; k < segments.length; k += 2) {
-    const i = segments[k]!;
+  usage.forEachSegment(cand, 'open', false, (i) => {
     avail[i] = consAvailCpus(usage.node(i), r, usage, counts);
-  }
+  });
   for (let i = required.nextSet(0); i >= 0; i = required.nextSet(i + 1)) {
     if (i < n && cand.test(i)) avail[i] = consAvailCpus(usage.node(i), r, usage, counts);
   }

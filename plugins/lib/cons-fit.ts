@@ -7,13 +7,7 @@
 // 22.05 (4-CPU nodes, SLURM_JOB_CPUS_PER_NODE): -N2 -n3 → 2,1; -n5 → 4,1; -N3 -n4 → 2,1(x2);
 // -N2-3 -n3 → 1(x3); -N2-3 -n5 → 3,1(x2); -N2-3 -n9 → 4(x2),1.
 import type { Bitstr } from '../../src/plugin-api/records.js';
-
-/** Nodes start..end that offer the job `avail` CPUs each, and alike in weight and gres. */
-export interface FitItem {
-  readonly start: number;
-  readonly end: number;
-  readonly avail: number;
-}
+import { FitItems } from './fit-items.js';
 
 export interface ConsFitArgs {
   /** Table size. */
@@ -23,8 +17,10 @@ export interface ConsFitArgs {
    * from them alone), or `avail`, the usable CPUs of every node (0: the node cannot take
    * the job), which `req` needs.
    */
-  readonly items?: readonly FitItem[];
+  readonly items?: FitItems;
   readonly avail?: Int32Array;
+  /** Or, for a job that can use any free CPU of any open node (no required nodes), those nodes. */
+  readonly plain?: PlainNodes;
   readonly weight: (i: number) => number;
   readonly vpus: (i: number) => number;
   readonly req: Bitstr | null;
@@ -42,12 +38,26 @@ export interface ConsFitArgs {
   readonly gresOffer: (i: number, k: number) => number;
 }
 
+// A plain job's sets list no items.
+const NO_ITEMS = new FitItems();
+
+/** The open nodes a plain job may use, and what the free-CPU index tells of them. */
+export interface PlainNodes {
+  /** The runs of usable nodes, a change of weight ending one (unless --contiguous). */
+  forEachRun(visit: (start: number, end: number) => void): void;
+  freeOf(i: number): number;
+  sum(start: number, end: number): number;
+  max(start: number, end: number): number;
+  /** The first node of start..end with the fewest free CPUs of at least `need`, or -1. */
+  bestFit(start: number, end: number, need: number): number;
+}
+
 /** CPUs per chosen node (Map in ascending node order), or null if the job does not fit. */
 export function consFit(a: ConsFitArgs): Map<number, number> | null {
   const chosen = new Map<number, number>();
   const gresLeft = [...a.gresNeed];
   const perJobGres = gresLeft.some((g) => g > 0);
-  const gresDone = () => gresLeft.every((g) => g <= 0);
+  const gresDone = () => !perJobGres || gresLeft.every((g) => g <= 0);
   let maxNodes = a.maxNodes;
   let remCpus = a.minCpus;
   let remMaxCpus = a.minCpus;
@@ -86,7 +96,10 @@ export function consFit(a: ConsFitArgs): Map<number, number> | null {
     if (maxNodes <= 0) return null;
   }
 
-  const sets = a.items !== undefined && a.req === null ? itemSets(a, a.items) : consecutiveSets(a, a.avail!);
+  const plain = a.req === null ? a.plain : undefined;
+  const items = a.items !== undefined && a.req === null ? a.items : plain ? NO_ITEMS : new FitItems();
+  const sets = plain ? plainSets(a, plain) : a.items !== undefined && a.req === null ? itemSets(a, items) : consecutiveSets(a, a.avail!, items);
+  const { start, end, avail } = items;
   while (sets.length > 0 && maxNodes > 0) {
     const best = bestSet(sets, a, remCpus, remNodes, maxNodes, gresLeft);
     if (best === undefined) break;
@@ -94,19 +107,32 @@ export function consFit(a: ConsFitArgs): Map<number, number> | null {
     const set = best.set;
     if (set.req !== -1) {
       // Work up from the first required node, then down from it.
-      for (const item of set.items) {
-        for (let i = Math.max(item.start, set.req); i <= item.end && !full(); i++) pick(i, item.avail);
+      for (let k = set.first; k < set.last; k++) {
+        for (let i = Math.max(start[k]!, set.req); i <= end[k]! && !full(); i++) pick(i, avail[k]!);
       }
-      for (let k = set.items.length - 1; k >= 0; k--) {
-        const item = set.items[k]!;
-        for (let i = Math.min(item.end, set.req - 1); i >= item.start && !full(); i--) pick(i, item.avail);
+      for (let k = set.last - 1; k >= set.first; k--) {
+        for (let i = Math.min(end[k]!, set.req - 1); i >= start[k]! && !full(); i--) pick(i, avail[k]!);
+      }
+    } else if (plain) {
+      // Every node of a plain set is usable: its free CPUs are its avail.
+      const only = remNodes <= 1 ? bestFreeNode(plain, set) : -1;
+      if (only !== -1) {
+        if (!full()) pick(only, plain.freeOf(only));
+      } else {
+        for (let i = set.start; i <= set.end && !full(); i++) {
+          const cpus = plain.freeOf(i);
+          if (!(maxNodes === 1 && cpus < remCpus)) pick(i, cpus);
+        }
       }
     } else {
-      const items = remNodes <= 1 ? singleBestFit(set) : set.items;
-      for (const item of items) {
-        // With one node left to take, nodes too small for the rest are passed over.
-        for (let i = item.start; i <= item.end && !full() && !(maxNodes === 1 && item.avail < remCpus); i++) pick(i, item.avail);
-        if (full()) break;
+      const only = remNodes <= 1 ? singleBestFit(set) : -1;
+      if (only !== -1) {
+        if (!full()) pick(start[only]!, avail[only]!);
+      } else {
+        for (let k = set.first; k < set.last && !full(); k++) {
+          // With one node left to take, nodes too small for the rest are passed over.
+          for (let i = start[k]!; i <= end[k]! && !full() && !(maxNodes === 1 && avail[k]! < remCpus); i++) pick(i, avail[k]!);
+        }
       }
     }
     if (done()) return sorted(chosen);
@@ -116,19 +142,23 @@ export function consFit(a: ConsFitArgs): Map<number, number> | null {
   if (remCpus <= 0 && gresDone() && enoughNodes(0, remNodes, a.minNodes, a.reqNodes)) return sorted(chosen);
   return null;
 
-  // One node left to find: only the one with the fewest CPUs that still suffice (the first
-  // such), or the whole set when none does.
-  function singleBestFit(set: ConsecSet): readonly FitItem[] {
-    let best: FitItem | undefined;
-    for (const item of set.items) {
-      if (item.avail < remCpus || chosen.has(item.start)) continue;
-      if (!gresLeft.every((need, k) => need <= a.gresOffer(item.start, k))) continue;
-      if (best === undefined || item.avail < best.avail) {
-        best = item;
-        if (item.avail === remCpus) break;
-      }
+  // singleBestFit for a plain set: the first node with the fewest free CPUs that suffice.
+  function bestFreeNode(nodes: PlainNodes, set: ConsecSet): number {
+    return remCpus <= set.most ? nodes.bestFit(set.start, set.end, Math.max(remCpus, 1)) : -1;
+  }
+
+  // One node left to find: the item whose nodes have the fewest CPUs that still suffice (its
+  // first node is the one), or -1 when none does (the whole set is walked then).
+  function singleBestFit(set: ConsecSet): number {
+    let best = -1;
+    for (let k = set.first; k < set.last; k++) {
+      const cpus = avail[k]!;
+      if (cpus < remCpus || (best !== -1 && cpus >= avail[best]!)) continue;
+      if (perJobGres && !gresLeft.every((need, g) => need <= a.gresOffer(start[k]!, g))) continue;
+      best = k;
+      if (cpus === remCpus) break;
     }
-    return best === undefined ? set.items : [{ start: best.start, end: best.start, avail: best.avail }];
+    return best;
   }
 }
 
@@ -143,16 +173,18 @@ interface ConsecSet {
   most: number;
   weight: number;
   gres: number[];
-  /** Its usable nodes but the required ones, ascending. */
-  items: FitItem[];
+  /** Its usable nodes but the required ones: items first..last-1. */
+  first: number;
+  last: number;
 }
 
-function consecutiveSets(a: ConsFitArgs, avail: Int32Array): ConsecSet[] {
+function consecutiveSets(a: ConsFitArgs, avail: Int32Array, items: FitItems): ConsecSet[] {
   const sets: ConsecSet[] = [];
-  const fresh = (): ConsecSet => ({ start: 0, end: -1, req: -1, cpus: 0, nodes: 0, most: 0, weight: NaN, gres: a.gresNeed.map(() => 0), items: [] });
+  const fresh = (): ConsecSet => ({ start: 0, end: -1, req: -1, cpus: 0, nodes: 0, most: 0, weight: NaN, gres: a.gresNeed.map(() => 0), first: items.count, last: items.count });
   let cur = fresh();
   const close = (end: number) => {
     cur.end = end;
+    cur.last = items.count;
     sets.push(cur);
     cur = fresh();
   };
@@ -175,10 +207,11 @@ function consecutiveSets(a: ConsFitArgs, avail: Int32Array): ConsecSet[] {
       cur.most = Math.max(cur.most, avail[i]!);
       for (let k = 0; k < cur.gres.length; k++) cur.gres[k]! += a.gresOffer(i, k);
       cur.weight = a.weight(i);
-      cur.items.push({ start: i, end: i, avail: avail[i]! });
+      items.push(i, i, avail[i]!);
     } else if (cur.nodes === 0) {
       cur.req = -1;
       cur.weight = NaN;
+      cur.first = items.count;
     } else {
       close(i - 1);
     }
@@ -187,29 +220,44 @@ function consecutiveSets(a: ConsFitArgs, avail: Int32Array): ConsecSet[] {
   return sets;
 }
 
+// The sets of a plain job: the runs of open nodes, their figures from the free-CPU index.
+function plainSets(a: ConsFitArgs, nodes: PlainNodes): ConsecSet[] {
+  const sets: ConsecSet[] = [];
+  nodes.forEachRun((start, end) => {
+    const set = { start, end, req: -1, cpus: nodes.sum(start, end), nodes: end - start + 1, most: nodes.max(start, end), weight: a.weight(start), gres: [], first: 0, last: 0 };
+    sets.push(set);
+  });
+  return sets;
+}
+
 // consecutiveSets without required nodes, from the usable items alone: a gap between two of
 // them (unusable nodes) or a change of weight ends a set, as the walk over every node would.
-function itemSets(a: ConsFitArgs, items: readonly FitItem[]): ConsecSet[] {
+function itemSets(a: ConsFitArgs, items: FitItems): ConsecSet[] {
   const sets: ConsecSet[] = [];
   const gresCount = a.gresNeed.length;
+  const { start, end, avail } = items;
   let cur: ConsecSet | null = null;
-  for (const item of items) {
-    const weight = a.weight(item.start);
-    if (cur !== null && (item.start !== cur.end + 1 || (!a.contiguous && weight !== cur.weight))) {
+  for (let k = 0; k < items.count; k++) {
+    const first = start[k]!;
+    const weight = a.weight(first);
+    if (cur !== null && (first !== cur.end + 1 || (!a.contiguous && weight !== cur.weight))) {
+      cur.last = k;
       sets.push(cur);
       cur = null;
     }
-    cur ??= { start: item.start, end: -1, req: -1, cpus: 0, nodes: 0, most: 0, weight, gres: new Array<number>(gresCount).fill(0), items: [] };
-    const count = item.end - item.start + 1;
-    cur.cpus += item.avail * count;
+    cur ??= { start: first, end: -1, req: -1, cpus: 0, nodes: 0, most: 0, weight, gres: new Array<number>(gresCount).fill(0), first: k, last: k };
+    const count = end[k]! - first + 1;
+    const cpus = avail[k]!;
+    cur.cpus += cpus * count;
     cur.nodes += count;
-    if (item.avail > cur.most) cur.most = item.avail;
-    for (let k = 0; k < gresCount; k++) cur.gres[k]! += a.gresOffer(item.start, k) * count;
-    cur.weight = weight;
-    cur.end = item.end;
-    cur.items.push(item);
+    if (cpus > cur.most) cur.most = cpus;
+    for (let g = 0; g < gresCount; g++) cur.gres[g]! += a.gresOffer(first, g) * count;
+    cur.end = end[k]!;
   }
-  if (cur !== null) sets.push(cur);
+  if (cur !== null) {
+    cur.last = items.count;
+    sets.push(cur);
+  }
   return sets;
 }
 

@@ -65,9 +65,10 @@ export const linearEngine: Engine = {
 // segments: the same choice, without a walk over every node of the cluster per tier.
 function fitIdle(r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: Usage): Allocation | null {
   const n = usage.size;
-  const idle = usage.segments(cand, 'idle', fitShortcuts.enabled);
   const usable: number[] = [];
-  for (let k = 0; k < idle.length; k += 2) if (linearNodeFits(usage.node(idle[k]!), r)) usable.push(idle[k]!, idle[k + 1]!);
+  usage.forEachSegment(cand, 'idle', fitShortcuts.enabled, (start, end) => {
+    if (linearNodeFits(usage.node(start), r)) usable.push(start, end);
+  });
   const weightOf = (k: number) => usage.node(usable[k]!).weight;
   const weights = new Set<number>();
   for (let k = 0; k < usable.length; k += 2) weights.add(weightOf(k));

@@ -24,6 +24,7 @@ import {
   type PluginHost,
   type PluginLog,
   type job_record_t,
+  type job_resources_t,
   type node_record_t,
   type resv_desc_msg_t,
   type Rc,
@@ -33,6 +34,7 @@ import {
   type step_record_t,
 } from '../../src/plugin-api/index.js';
 import { fromJobResources, toJobResources, type Allocation } from './allocation.js';
+import { isSubset } from './bits.js';
 import { buildCatalog, gresKnown, type NodeCatalog } from './catalog.js';
 import { place, type Engine, type NodeCounts } from './place.js';
 import { readRequest, type SelectRequest } from './request.js';
@@ -67,6 +69,11 @@ export class SelectCore {
   private readonly suspended = new Set<number>();
   private readonly gresKnownCache = new Map<string, boolean>();
   private emptyUsage: Usage | undefined;
+  /**
+   * The allocation of the last RUN_NOW answer and the job_resources given with it: the host
+   * normally begins that job next, and job_begin then takes it as it is.
+   */
+  private offered: { alloc: Allocation; job_resources: job_resources_t } | undefined;
   /** WILL_RUN's running jobs in end order, until a job starts, ends, is suspended or resumed. */
   private endingSorted: Running[] | undefined;
 
@@ -164,6 +171,7 @@ export class SelectCore {
       const alloc = attempt(this.usage);
       if (alloc) {
         const job_resources = toJobResources(alloc, this.catalog.length);
+        this.offered = { alloc, job_resources };
         return { rc: SLURM_SUCCESS, nodes: job_resources.node_bitmap.copy(), job_resources };
       }
       const preempting = this.preemptees(args.preemptee_candidates ?? [], attempt);
@@ -181,6 +189,14 @@ export class SelectCore {
   job_begin(job: job_record_t): Rc {
     if (job.node_bitmap === null) return SLURM_ERROR;
     if (this.running.has(job.job_id)) return SLURM_SUCCESS;
+    const offered = this.offered;
+    this.offered = undefined;
+    // Unchanged since job_test gave them (same object, same nodes): no need to read them back.
+    if (offered && job.job_resrcs === offered.job_resources && offered.alloc.jobId === job.job_id && sameBits(job.node_bitmap, offered.job_resources.node_bitmap)) {
+      if (!this.usage.fits(offered.alloc)) return errnoValue('ESLURM_NODES_BUSY');
+      this.record(job, offered.alloc, offered.job_resources);
+      return SLURM_SUCCESS;
+    }
     const alloc = this.allocationOf(job, job.node_bitmap);
     if (alloc === null || !this.usage.fits(alloc)) return errnoValue('ESLURM_NODES_BUSY');
     this.record(job, alloc);
@@ -368,15 +384,20 @@ export class SelectCore {
     return result;
   }
 
-  private record(job: job_record_t, alloc: Allocation): void {
+  private record(job: job_record_t, alloc: Allocation, resources?: job_resources_t): void {
     this.usage.add(alloc);
     this.changed(this.running.set(job.job_id, { alloc, end: endOf(job, this.now()) }));
-    job.job_resrcs = toJobResources(alloc, this.catalog.length);
+    job.job_resrcs = resources ?? toJobResources(alloc, this.catalog.length);
   }
 
   private bitmapOf(alloc: Allocation): Bitstr {
     return toJobResources(alloc, this.catalog.length).node_bitmap;
   }
+}
+
+// The same bits, whichever copy of the Bitstr class made each (isSubset reads public methods only).
+function sameBits(a: Bitstr, b: Bitstr): boolean {
+  return a.size === b.size && a.setCount() === b.setCount() && isSubset(a, b);
 }
 
 // When the job will end: start_time + time_limit (minutes); never without a limit.

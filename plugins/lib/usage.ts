@@ -4,7 +4,7 @@
 // nodes that could take it instead of all of them (10,000 nodes, 100,000 jobs a pass): `open`
 // (no whole-node job, a core free) and `idle` (no job at all).
 //
-// segments() goes further: consecutive nodes of one kind (the same catalog entry but for the
+// forEachSegment() goes further: consecutive nodes of one kind (the same catalog entry but for the
 // name) that jobs use alike (the same cores, memory and gres units taken, by some job or by
 // none) look the same to every request, so a run of them is handed out as one segment. A
 // third bitmap, `alike` (node i is like node i - 1), is kept up to date for that. On a
@@ -14,8 +14,14 @@ import type { Bitstr, gres_spec_t } from '../../src/plugin-api/records.js';
 import type { Allocation } from './allocation.js';
 import { gresTotal, kindRunEnds, type NodeCatalog } from './catalog.js';
 import { nextInBoth, runEndInBoth, wordsOf } from './word-scan.js';
+import { FreeIndex } from './free-index.js';
 
 export class Usage {
+  // forEachSegment's working words, made on first use.
+  private scratch: Uint32Array | undefined;
+  // Made on first use, then kept up to date; a clone makes its own when asked.
+  private freeIndex: FreeIndex | undefined;
+
   private constructor(
     private readonly catalog: readonly NodeCatalog[],
     private readonly cores: Int32Array,
@@ -30,6 +36,8 @@ export class Usage {
     private readonly alikeWords: Uint32Array,
     // Per node, the last index of the run of nodes of its kind (shared by clones).
     private readonly kindEnd: Int32Array,
+    // Bit i: node i's weight differs from node i - 1's (shared by clones).
+    private readonly weightBreaks: Uint32Array,
   ) {}
 
   /** No job anywhere. */
@@ -43,8 +51,12 @@ export class Usage {
     }
     const kindEnd = kindRunEnds(catalog);
     const alike = new Uint32Array((n + 31) >>> 5);
-    for (let i = 1; i < n; i++) if (kindEnd[i - 1]! >= i) alike[i >>> 5]! |= 1 << (i & 31);
-    return new Usage(catalog, new Int32Array(n), new Float64Array(n), new Int32Array(n), new Uint8Array(n), new Map(), open, idle, alike, kindEnd);
+    const breaks = new Uint32Array((n + 31) >>> 5);
+    for (let i = 1; i < n; i++) {
+      if (kindEnd[i - 1]! >= i) alike[i >>> 5]! |= 1 << (i & 31);
+      if (catalog[i]!.weight !== catalog[i - 1]!.weight) breaks[i >>> 5]! |= 1 << (i & 31);
+    }
+    return new Usage(catalog, new Int32Array(n), new Float64Array(n), new Int32Array(n), new Uint8Array(n), new Map(), open, idle, alike, kindEnd, breaks);
   }
 
   clone(): Usage {
@@ -60,30 +72,66 @@ export class Usage {
       this.idleWords.slice(),
       this.alikeWords.slice(),
       this.kindEnd,
+      this.weightBreaks,
     );
   }
 
   /**
-   * The open (`idle`: idle) nodes among `cand` as segments, ascending: pairs start, end in
-   * one flat list. A segment is one node, or (`merge`) a run of nodes alike.
+   * The runs of open nodes among `cand`, each handed to `visit(start, end)`; a change of
+   * weight ends a run too, unless `contiguous`.
    */
-  segments(cand: Bitstr, of: 'open' | 'idle', merge = true): number[] {
+  forEachOpenRun(cand: Bitstr, contiguous: boolean, visit: (start: number, end: number) => void): void {
     const size = this.catalog.length;
-    const within = wordsOf(cand, size);
+    const within = wordsOf(cand, size, (this.scratch ??= new Uint32Array(this.openWords.length)));
+    for (let w = 0; w < within.length; w++) within[w]! &= this.openWords[w]!;
+    for (let i = nextInBoth(within, within, 0, size); i >= 0; ) {
+      const end = runEndInBoth(within, within, i, size);
+      let from = i;
+      if (!contiguous) {
+        for (let b = nextInBoth(this.weightBreaks, this.weightBreaks, from + 1, end + 1); b !== -1; b = nextInBoth(this.weightBreaks, this.weightBreaks, b + 1, end + 1)) {
+          visit(from, b - 1);
+          from = b;
+        }
+      }
+      visit(from, end);
+      i = nextInBoth(within, within, end + 1, size);
+    }
+  }
+
+  /** The free-CPU index of the open nodes (see free-index.ts). */
+  freeCpuIndex(): FreeIndex {
+    if (this.freeIndex === undefined) {
+      const free = new Int32Array(this.catalog.length);
+      for (let i = 0; i < free.length; i++) free[i] = this.openFreeCpus(i);
+      this.freeIndex = new FreeIndex(free);
+    }
+    return this.freeIndex;
+  }
+
+  // Free CPUs of node i if it is open, else 0.
+  private openFreeCpus(i: number): number {
+    return (this.openWords[i >>> 5]! & (1 << (i & 31))) !== 0 ? this.freeCores(i) * this.catalog[i]!.vpus : 0;
+  }
+
+  /**
+   * The open (`idle`: idle) nodes among `cand` as segments, ascending, each handed to
+   * `visit(start, end)`: one node, or (`merge`) a run of nodes alike.
+   */
+  forEachSegment(cand: Bitstr, of: 'open' | 'idle', merge: boolean, visit: (start: number, end: number) => void): void {
+    const size = this.catalog.length;
+    const within = wordsOf(cand, size, (this.scratch ??= new Uint32Array(this.openWords.length)));
     const base = of === 'idle' ? this.idleWords : this.openWords;
     for (let w = 0; w < within.length; w++) within[w]! &= base[w]!;
     const alike = this.alikeWords;
-    const out: number[] = [];
     for (let i = nextInBoth(within, within, 0, size); i >= 0; ) {
       let end = i;
       const next = i + 1;
       if (merge && next < size && (alike[next >>> 5]! & within[next >>> 5]! & (1 << (next & 31))) !== 0) {
         end = runEndInBoth(alike, within, next, size);
       }
-      out.push(i, end);
+      visit(i, end);
       i = nextInBoth(within, within, end + 1, size);
     }
-    return out;
   }
 
   /** The open nodes among `cand`, ascending: a word of both bitmaps at a time. */
@@ -206,6 +254,7 @@ export class Usage {
       else this.openWords[i >>> 5]! &= ~bit;
       if (this.jobCount[i] === 0) this.idleWords[i >>> 5]! |= bit;
       else this.idleWords[i >>> 5]! &= ~bit;
+      this.freeIndex?.set(i, this.openFreeCpus(i));
     }
   }
 

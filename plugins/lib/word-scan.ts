@@ -5,20 +5,16 @@
 import type { Bitstr } from '../../src/plugin-api/records.js';
 
 /**
- * The words of `bits`, `size` bits' worth: its toWords(), or through toBytes for a bitmap
- * from an older copy of the Bitstr class (a plugin bundle carries its own).
+ * The words of `bits`, `size` bits' worth, in `into` (a new array when not given): through
+ * readWords, or toBytes for a bitmap from an older copy of the Bitstr class (a plugin bundle
+ * carries its own).
  */
-export function wordsOf(bits: Bitstr, size: number): Uint32Array {
-  const count = (size + 31) >>> 5;
-  if (typeof bits.toWords === 'function' && bits.size === size) return bits.toWords();
+export function wordsOf(bits: Bitstr, size: number, into?: Uint32Array): Uint32Array {
+  const words = into ?? new Uint32Array((size + 31) >>> 5);
+  if (typeof bits.readWords === 'function' && bits.size === size) return bits.readWords(words);
+  words.fill(0);
   const bytes = bits.toBytes();
-  const words = new Uint32Array(count);
-  const whole = Math.min(words.length, bytes.length >>> 2);
-  for (let w = 0; w < whole; w++) {
-    const b = w << 2;
-    words[w] = bytes[b]! | (bytes[b + 1]! << 8) | (bytes[b + 2]! << 16) | (bytes[b + 3]! << 24);
-  }
-  for (let b = whole << 2; b < bytes.length && b >>> 2 < words.length; b++) words[b >>> 2]! |= bytes[b]! << ((b & 3) << 3);
+  for (let b = 0; b < bytes.length && b >>> 2 < words.length; b++) words[b >>> 2]! |= bytes[b]! << ((b & 3) << 3);
   return words;
 }
 

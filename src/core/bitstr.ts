@@ -307,6 +307,12 @@ export class Bitstr {
     return this.#words.slice();
   }
 
+  /** The words copied into `into` (which must hold at least as many), returned. No allocation. */
+  readWords(into: Uint32Array): Uint32Array {
+    into.set(this.#words);
+    return into;
+  }
+
   /** Inverse of toBytes; `bytes` must hold exactly ceil(nbits / 8) bytes. */
   static fromBytes(nbits: number, bytes: Uint8Array): Bitstr {
     const b = new Bitstr(nbits);
