@@ -128,17 +128,25 @@ function allocate(r: SelectRequest, chosen: Map<number, number>, usage: Usage): 
     ntasksPerNode: r.ntasksPerNode,
     overcommit: r.overcommit,
   });
-  for (const [k, i] of [...chosen.keys()].entries()) {
+  const wantsGres = r.gresPerNode.length > 0 || r.gresPerJob.length > 0;
+  let k = 0;
+  for (const i of chosen.keys()) {
     const node = usage.node(i);
-    const cores = r.exclusive ? node.cores : Math.min(node.cores, Math.ceil(kept[k]! / node.vpus));
-    const gres = new NodeGresPick(usage, i);
-    for (const spec of r.gresPerNode) if (gres.take(spec, spec.count) < spec.count) return null;
-    r.gresPerJob.forEach((spec, k) => (jobLeft[k]! -= gres.take(spec, jobLeft[k]!)));
-    nodes.push({ index: i, cores, cpus: cores * node.vpus, mem: memoryFor(r, node, cores * node.vpus), gres: gres.result() });
+    const cores = r.exclusive ? node.cores : Math.min(node.cores, Math.ceil(kept[k++]! / node.vpus));
+    let units: NodeAlloc['gres'] = NO_GRES;
+    if (wantsGres) {
+      const gres = new NodeGresPick(usage, i);
+      for (const spec of r.gresPerNode) if (gres.take(spec, spec.count) < spec.count) return null;
+      r.gresPerJob.forEach((spec, g) => (jobLeft[g]! -= gres.take(spec, jobLeft[g]!)));
+      units = gres.result();
+    }
+    nodes.push({ index: i, cores, cpus: cores * node.vpus, mem: memoryFor(r, node, cores * node.vpus), gres: units });
   }
   if (jobLeft.some((left) => left > 0)) return null;
   return { jobId: r.jobId, whole: r.exclusive, nodes };
 }
+
+const NO_GRES: NodeAlloc['gres'] = Object.freeze([]);
 
 function memoryFor(r: SelectRequest, node: NodeCatalog, cpus: number): number {
   if (r.memPerNode > 0) return r.memPerNode;

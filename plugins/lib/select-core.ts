@@ -172,7 +172,7 @@ export class SelectCore {
       if (alloc) {
         const job_resources = toJobResources(alloc, this.catalog.length);
         this.offered = { alloc, job_resources };
-        return { rc: SLURM_SUCCESS, nodes: job_resources.node_bitmap.copy(), job_resources };
+        return { rc: SLURM_SUCCESS, nodes: job_resources.node_bitmap.lazyCopy(), job_resources };
       }
       const preempting = this.preemptees(args.preemptee_candidates ?? [], attempt);
       if (preempting) {

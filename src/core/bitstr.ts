@@ -26,6 +26,8 @@ function checkSize(nbits: number): void {
 export class Bitstr {
   #size: number;
   #words: Uint32Array;
+  // Shares its words with the bitmap it was made from until it first changes (lazyCopy).
+  #shared = false;
 
   constructor(nbits: number) {
     checkSize(nbits);
@@ -56,13 +58,36 @@ export class Bitstr {
     }
   }
 
+  // Before any change: a lazy copy takes its own words now.
+  #writable(): void {
+    if (this.#shared) {
+      this.#words = this.#words.slice();
+      this.#shared = false;
+    }
+  }
+
+  /**
+   * A copy that shares this bitmap's words until the copy first changes (copy-on-write): for
+   * handing a bitmap to code that usually only reads it, without copying 10,000 bits a call.
+   * This bitmap must not change while the copy is in use.
+   */
+  lazyCopy(): Bitstr {
+    const twin = new Bitstr(0);
+    twin.#size = this.#size;
+    twin.#words = this.#words;
+    twin.#shared = true;
+    return twin;
+  }
+
   set(i: number): this {
+    this.#writable();
     this.#check(i);
     this.#words[i >>> 5]! |= 1 << (i & 31);
     return this;
   }
 
   clear(i: number): this {
+    this.#writable();
     this.#check(i);
     this.#words[i >>> 5]! &= ~(1 << (i & 31));
     return this;
@@ -74,6 +99,7 @@ export class Bitstr {
   }
 
   #fill(start: number, stop: number, on: boolean): this {
+    this.#writable();
     this.#check(start);
     this.#check(stop);
     if (start <= stop) fillBits(this.#words, start, stop, on); // else nothing, as in Slurm
@@ -91,12 +117,14 @@ export class Bitstr {
   }
 
   setAll(): this {
+    this.#writable();
     this.#words.fill(ALL_ONES);
     this.#trim();
     return this;
   }
 
   clearAll(): this {
+    this.#writable();
     this.#words.fill(0);
     return this;
   }
@@ -159,6 +187,7 @@ export class Bitstr {
 
   /** this &= other (bit_and). Sizes must match. */
   and(other: Bitstr): this {
+    this.#writable();
     this.#checkSameSize(other);
     const a = this.#words;
     const b = other.#words;
@@ -168,6 +197,7 @@ export class Bitstr {
 
   /** this |= other (bit_or). Sizes must match. */
   or(other: Bitstr): this {
+    this.#writable();
     this.#checkSameSize(other);
     const a = this.#words;
     const b = other.#words;
@@ -177,6 +207,7 @@ export class Bitstr {
 
   /** this &= ~other (bit_and_not). Sizes must match. */
   andNot(other: Bitstr): this {
+    this.#writable();
     this.#checkSameSize(other);
     const a = this.#words;
     const b = other.#words;
@@ -186,6 +217,7 @@ export class Bitstr {
 
   /** Flips every bit in place (bit_not). */
   not(): this {
+    this.#writable();
     const a = this.#words;
     for (let w = 0; w < a.length; w++) a[w] = ~a[w]!;
     this.#trim();
@@ -250,6 +282,7 @@ export class Bitstr {
    * shrink stay gone if the map grows again; Slurm's realloc keeps them in the last word.
    */
   resize(nbits: number): this {
+    this.#writable();
     checkSize(nbits);
     const words = new Uint32Array((nbits + 31) >>> 5);
     words.set(this.#words.subarray(0, words.length));

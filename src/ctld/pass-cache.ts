@@ -26,6 +26,8 @@ export class PassCache {
   ) {}
 
   failure(record: job_record_t, avail: Bitstr | undefined, reserved: boolean): Failure | undefined {
+    // Until a job has failed there is nothing to find (and no key worth making).
+    if (this.failures.size === 0) return undefined;
     const key = this.keyOf(record, avail, reserved);
     return key === undefined ? undefined : this.failures.get(key);
   }

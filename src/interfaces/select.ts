@@ -131,7 +131,8 @@ export class Select {
   /** select_g_job_test → select_p_job_test, its answer checked against the candidates. */
   async jobTest(args: SelectJobTestArgs): Promise<SelectJobTestResult> {
     const candidates = args.bitmap;
-    const result = await this.call('select_p_job_test', { ...args, bitmap: candidates.copy() });
+    // The plugin's copy of the candidates, made only if it changes them (Slurm's job_test writes its answer there).
+    const result = await this.call('select_p_job_test', { ...args, bitmap: candidates.lazyCopy() });
     const problem = jobTestProblem(result, args, candidates);
     if (problem !== undefined) this.refuse('select_p_job_test', problem);
     return result;

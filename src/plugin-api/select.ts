@@ -60,7 +60,8 @@ export interface SelectJobTestArgs {
    * Candidate nodes: every node the job may use, already filtered by partition, node state
    * (in RUN_NOW), features and `--exclude`. It always includes `job.details.req_node_bitmap`.
    * It may include nodes busy with other jobs (in TEST_ONLY and WILL_RUN). The plugin may
-   * modify this copy; the host only reads the result's `nodes`.
+   * modify this copy (made when it first does); the host only reads the result's `nodes`.
+   * Like Slurm's, it is the plugin's for the call only: keep a `copy()` to hold on to it.
    */
   readonly bitmap: Bitstr;
   /** Fewest nodes to allocate (job and partition limits combined). */

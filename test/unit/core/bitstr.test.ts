@@ -326,3 +326,46 @@ describe('speed on 100k bits', () => {
     expect(found).toBe(100 * (99_999 + 99_999 + 99_998 + 1));
   });
 });
+
+describe('Bitstr lazyCopy, hash, readWords', () => {
+  it('a lazy copy reads its source and takes its own bits at its first change, by any changing method', () => {
+    const changes: ((b: Bitstr) => unknown)[] = [
+      (b) => b.set(1),
+      (b) => b.clear(3),
+      (b) => b.nset(5, 9),
+      (b) => b.nclear(0, 4),
+      (b) => b.setAll(),
+      (b) => b.clearAll(),
+      (b) => b.and(withBits(70, 3)),
+      (b) => b.or(withBits(70, 60)),
+      (b) => b.andNot(withBits(70, 3)),
+      (b) => b.not(),
+      (b) => b.resize(80),
+    ];
+    for (const change of changes) {
+      const source = withBits(70, 3, 40, 69);
+      const lazy = source.lazyCopy();
+      expect(lazy.fmt()).toBe('3,40,69');
+      expect(lazy.equal(source)).toBe(true);
+      change(lazy);
+      expect(source.fmt()).toBe('3,40,69');
+      // The copy changed alone, and keeps changing alone.
+      lazy.set(0);
+      expect(source.test(0)).toBe(false);
+      expect(lazy.test(0)).toBe(true);
+    }
+  });
+
+  it('hash: equal bitmaps hash alike; size and bits both count', () => {
+    expect(withBits(70, 1, 2).hash()).toBe(withBits(70, 1, 2).hash());
+    expect(withBits(70, 1, 2).hash()).not.toBe(withBits(70, 1, 3).hash());
+    expect(withBits(70, 1).hash()).not.toBe(withBits(71, 1).hash());
+  });
+
+  it('readWords fills the given words without making new ones', () => {
+    const into = new Uint32Array(3);
+    const words = withBits(70, 0, 33, 69).readWords(into);
+    expect(words).toBe(into);
+    expect([...words]).toEqual([1, 2, 1 << 5]);
+  });
+});
