@@ -73,7 +73,8 @@ class Reservations {
       for (const [start, nodes] of this.byStart) if (end > start) avail.andNot(nodes);
       this.availByEnd.set(end, avail);
     }
-    return avail.copy();
+    // Copied only if the host changes it (it does not): one cached bitmap serves many jobs.
+    return avail.lazyCopy();
   }
 }
 

@@ -7,6 +7,7 @@ import { hasGres, type NodeCatalog } from './catalog.js';
 import { distributeCpus } from './cons-dist.js';
 import { consFit, type PlainNodes } from './cons-fit.js';
 import { FitItems } from './fit-items.js';
+import type { FreeIndex } from './free-index.js';
 import { fitShortcuts } from './fit-shortcuts.js';
 import { NodeGresPick } from './gres-pick.js';
 import type { Engine, FitInput, NodeCounts } from './place.js';
@@ -43,8 +44,14 @@ export const consEngine: Engine = {
   },
 
   fit({ request: r, cand, required, counts, usage }: FitInput): Allocation | null {
-    const args = {
+    // One of avail (with required nodes), plain (a job that takes any free CPU) or items.
+    const index = required === null && fitShortcuts.enabled && isPlain(r, counts) ? usage.freeCpuIndex() : undefined;
+    const plain = index !== undefined;
+    const chosen = consFit({
       n: usage.size,
+      avail: required ? availWith(required, r, cand, counts, usage) : undefined,
+      plain: index ? plainNodes(cand, r.contiguous, usage, index) : undefined,
+      items: required === null && !plain ? availItems(r, cand, counts, usage) : undefined,
       weight: (i: number) => usage.node(i).weight,
       vpus: (i: number) => usage.node(i).vpus,
       req: required,
@@ -55,17 +62,14 @@ export const consEngine: Engine = {
       minCpus: r.minCpus,
       pnMinCpus: r.pnMinCpus,
       whole: r.exclusive,
-      gresNeed: r.gresPerJob.map((g) => g.count),
+      gresNeed: r.gresPerJob.length === 0 ? NO_NEED : r.gresPerJob.map((g) => g.count),
       gresOffer: (i: number, k: number) => usage.freeGres(i, r.gresPerJob[k]!),
-    };
-    const chosen = required
-      ? consFit({ ...args, avail: availWith(required, r, cand, counts, usage) })
-      : fitShortcuts.enabled && isPlain(r, counts)
-        ? consFit({ ...args, plain: plainNodes(cand, r.contiguous, usage) })
-        : consFit({ ...args, items: availItems(r, cand, counts, usage) });
+    });
     return chosen && allocate(r, chosen, usage);
   },
 };
+
+const NO_NEED: readonly number[] = Object.freeze([]);
 
 // The usable nodes as items: only open nodes (no whole-node job, a core free) can give CPUs,
 // found a word of the bitmaps at a time, and a run of nodes alike (kind and usage) is one item.
@@ -79,8 +83,7 @@ function availItems(r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: U
 }
 
 // The open candidates of a plain job, through the usage's free-CPU index.
-function plainNodes(cand: Bitstr, contiguous: boolean, usage: Usage): PlainNodes {
-  const index = usage.freeCpuIndex();
+function plainNodes(cand: Bitstr, contiguous: boolean, usage: Usage, index: FreeIndex): PlainNodes {
   return {
     forEachRun: (visit) => usage.forEachOpenRun(cand, contiguous, visit),
     freeOf: (i) => index.freeOf(i),

@@ -19,8 +19,9 @@ import { FreeIndex } from './free-index.js';
 export class Usage {
   // forEachSegment's working words, made on first use.
   private scratch: Uint32Array | undefined;
-  // Made on first use, then kept up to date; a clone makes its own when asked.
+  // Made on first use, then kept up to date; never in a clone.
   private freeIndex: FreeIndex | undefined;
+  private indexable = true;
 
   private constructor(
     private readonly catalog: readonly NodeCatalog[],
@@ -59,6 +60,11 @@ export class Usage {
     return new Usage(catalog, new Int32Array(n), new Float64Array(n), new Int32Array(n), new Uint8Array(n), new Map(), open, idle, alike, kindEnd, breaks);
   }
 
+  /**
+   * A copy to change freely. It keeps no free-CPU index (freeCpuIndex answers undefined): a
+   * copy is for WILL_RUN's "as if these jobs had ended", where thousands of node changes
+   * come between two placements and keeping an index up to date would cost more than it saves.
+   */
   clone(): Usage {
     const gres = new Map([...this.gres].map(([i, byName]) => [i, new Map([...byName].map(([k, v]) => [k, v.slice()]))]));
     return new Usage(
@@ -73,7 +79,12 @@ export class Usage {
       this.alikeWords.slice(),
       this.kindEnd,
       this.weightBreaks,
-    );
+    ).withoutIndex();
+  }
+
+  private withoutIndex(): this {
+    this.indexable = false;
+    return this;
   }
 
   /**
@@ -98,9 +109,9 @@ export class Usage {
     }
   }
 
-  /** The free-CPU index of the open nodes (see free-index.ts). */
-  freeCpuIndex(): FreeIndex {
-    if (this.freeIndex === undefined) {
+  /** The free-CPU index of the open nodes (see free-index.ts); undefined in a clone. */
+  freeCpuIndex(): FreeIndex | undefined {
+    if (this.freeIndex === undefined && this.indexable) {
       const free = new Int32Array(this.catalog.length);
       for (let i = 0; i < free.length; i++) free[i] = this.openFreeCpus(i);
       this.freeIndex = new FreeIndex(free);

@@ -54,9 +54,20 @@ export class PassCache {
     return shape === null ? undefined : `${shape}|${this.availName(avail)}`;
   }
 
+  // The name each avail bitmap got, by object: a job is looked up several times with one.
+  private readonly named = new WeakMap<Bitstr, string>();
+
   // '*' for no limit, else the same name for bitmaps with the same bits.
   private availName(avail: Bitstr | undefined): string {
     if (avail === undefined) return '*';
+    const known = this.named.get(avail);
+    if (known !== undefined) return known;
+    const name = this.nameByBits(avail);
+    this.named.set(avail, name);
+    return name;
+  }
+
+  private nameByBits(avail: Bitstr): string {
     const hash = avail.hash();
     let same = this.avails.get(hash);
     if (same === undefined) this.avails.set(hash, (same = []));

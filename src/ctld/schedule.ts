@@ -158,11 +158,17 @@ function candidatesFor(ctl: Controller, record: job_record_t, nodes: PassNodes, 
   if (excluded === null && only === null && (limits?.blocked ?? null) === null && avail === undefined) {
     return { now: nodes.partitionUsable(record.partition), configured: nodes.partition(record.partition), maint: null };
   }
-  const configured = nodes.partition(record.partition).copy();
-  if (excluded) configured.andNot(excluded);
-  if (only) configured.and(only);
-  const now = configured.copy();
-  now.and(nodes.usable);
+  // Copies only where the job narrows the partition's bitmaps.
+  let configured = nodes.partition(record.partition);
+  let now: Bitstr;
+  if (excluded !== null || only !== null) {
+    configured = configured.copy();
+    if (excluded) configured.andNot(excluded);
+    if (only) configured.and(only);
+    now = configured.copy().and(nodes.usable);
+  } else {
+    now = nodes.partitionUsable(record.partition).copy();
+  }
   if (avail) now.and(avail);
   if (limits) applyReservationLimits(now, limits);
   return { now, configured, maint: limits?.maint ?? null };
