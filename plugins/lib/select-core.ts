@@ -35,6 +35,7 @@ import {
 } from '../../src/plugin-api/index.js';
 import { fromJobResources, toJobResources, type Allocation } from './allocation.js';
 import { isSubset } from './bits.js';
+import { fitShortcuts } from './fit-shortcuts.js';
 import { buildCatalog, gresKnown, type NodeCatalog } from './catalog.js';
 import { place, type Engine, type NodeCounts } from './place.js';
 import { readRequest, type SelectRequest } from './request.js';
@@ -76,6 +77,8 @@ export class SelectCore {
   private offered: { alloc: Allocation; job_resources: job_resources_t } | undefined;
   /** WILL_RUN's running jobs in end order, until a job starts, ends, is suspended or resumed. */
   private endingSorted: Running[] | undefined;
+  /** WILL_RUN's kept usages: after the first k jobs of endingSorted have ended, by k. */
+  private ladder: Map<number, Usage> | undefined;
 
   log: PluginLog | undefined;
   /** Now, Unix seconds: the host's clock (virtual in a simulation) once init has run. */
@@ -299,7 +302,10 @@ export class SelectCore {
   }
 
   // Earliest end after which the job fits: a binary search over the running jobs in end order
-  // (freeing more never makes room smaller), each probe on a copy of the usage.
+  // (freeing more never makes room smaller). The first probes of every search are the same
+  // (the middle, then the quarters, ...): their usages are kept, as a ladder, until a job
+  // starts or ends; below the ladder one copy moves from probe to probe, freeing or taking back
+  // only the jobs between the last probe and this one.
   private willRun(attempt: (usage: Usage) => Allocation | null, empty: () => Usage): SelectJobTestResult {
     const now = this.now();
     const first = attempt(this.usage);
@@ -307,21 +313,28 @@ export class SelectCore {
     const ending = (this.endingSorted ??= [...this.running.values()]
       .filter((r) => Number.isFinite(r.end) && !this.suspended.has(r.alloc.jobId))
       .sort((a, b) => a.end - b.end));
-    // One copy of the usage moves from probe to probe, freeing or taking back only the jobs
-    // between the last probe and this one (not a fresh copy less k jobs each time).
-    const usage = this.usage.clone();
-    let freed = 0;
-    const afterEnding = (k: number) => {
-      for (; freed < k; freed++) usage.remove(ending[freed]!.alloc);
-      for (; freed > k; freed--) usage.add(ending[freed - 1]!.alloc);
-      return attempt(usage);
+    const ladder = (this.ladder ??= new Map());
+    let moving: { usage: Usage; freed: number } | undefined;
+    const afterEnding = (k: number, depth: number) => {
+      if (depth < (fitShortcuts.enabled ? LADDER_DEPTH : 0)) {
+        let usage = ladder.get(k);
+        if (usage === undefined) ladder.set(k, (usage = this.usageAfter(k, ending, ladder)));
+        return attempt(usage);
+      }
+      if (moving === undefined) {
+        const [freed, base] = nearestBelow(ladder, k, this.usage);
+        moving = { usage: base.clone(), freed };
+      }
+      for (; moving.freed < k; moving.freed++) moving.usage.remove(ending[moving.freed]!.alloc);
+      for (; moving.freed > k; moving.freed--) moving.usage.add(ending[moving.freed - 1]!.alloc);
+      return attempt(moving.usage);
     };
     let lo = 1;
     let hi = ending.length;
     let found: Allocation | null = null;
-    while (lo <= hi) {
+    for (let depth = 0; lo <= hi; depth++) {
       const mid = (lo + hi) >> 1;
-      const alloc = afterEnding(mid);
+      const alloc = afterEnding(mid, depth);
       if (alloc) {
         found = alloc;
         hi = mid - 1;
@@ -331,6 +344,14 @@ export class SelectCore {
     }
     if (found) return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(found), start_time: Math.max(ending[lo - 1]!.end, now) };
     return attempt(empty()) ? busy() : never();
+  }
+
+  // The usage once the first k jobs of `ending` have ended, from the nearest rung below.
+  private usageAfter(k: number, ending: readonly Running[], ladder: ReadonlyMap<number, Usage>): Usage {
+    const [freed, base] = nearestBelow(ladder, k, this.usage);
+    const usage = base.clone();
+    for (let j = freed; j < k; j++) usage.remove(ending[j]!.alloc);
+    return usage;
   }
 
   // ESLURM_INVALID_GRES for gres this plugin does not do or no node has; else undefined.
@@ -381,6 +402,7 @@ export class SelectCore {
   // Running or suspended jobs changed: the end order is to be worked out again.
   private changed<T>(result: T): T {
     this.endingSorted = undefined;
+    this.ladder = undefined;
     return result;
   }
 
@@ -393,6 +415,16 @@ export class SelectCore {
   private bitmapOf(alloc: Allocation): Bitstr {
     return toJobResources(alloc, this.catalog.length).node_bitmap;
   }
+}
+
+/** Rungs of WILL_RUN's ladder: the probes of the first levels of its binary search (at most 2^5 - 1 usages). */
+const LADDER_DEPTH = 5;
+
+// The kept usage with the most jobs ended, but not more than k ([0, now] when none is kept).
+function nearestBelow(ladder: ReadonlyMap<number, Usage>, k: number, now: Usage): [number, Usage] {
+  let best: [number, Usage] = [0, now];
+  for (const [freed, usage] of ladder) if (freed <= k && freed > best[0]) best = [freed, usage];
+  return best;
 }
 
 // The same bits, whichever copy of the Bitstr class made each (isSubset reads public methods only).

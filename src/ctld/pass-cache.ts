@@ -11,8 +11,10 @@ import type { SchedStartResult, SchedWillRunResult } from '../plugin-api/sched.j
 type Failure = Extract<SchedStartResult, { reason: string }>;
 
 export class PassCache {
-  private readonly failures = new Map<string, Failure>();
-  private readonly plans = new Map<string, SchedWillRunResult>();
+  // By job shape, then by avail's name: two lookups of strings made once, no key to build.
+  private readonly failures = new Map<string, Map<string, Failure>>();
+  private failureCount = 0;
+  private readonly plans = new Map<string, Map<string, SchedWillRunResult>>();
   // The distinct `avail` bitmaps of the pass, by hash, each with a short name for the keys
   // (a sched plugin hands one per job; formatting 10,000 bits per job costs more than select).
   private readonly avails = new Map<number, { bits: Bitstr; name: string }[]>();
@@ -27,31 +29,40 @@ export class PassCache {
 
   failure(record: job_record_t, avail: Bitstr | undefined, reserved: boolean): Failure | undefined {
     // Until a job has failed there is nothing to find (and no key worth making).
-    if (this.failures.size === 0) return undefined;
-    const key = this.keyOf(record, avail, reserved);
-    return key === undefined ? undefined : this.failures.get(key);
+    if (this.failureCount === 0) return undefined;
+    const shape = this.shapeOf(record, reserved);
+    return shape === null ? undefined : this.failures.get(shape)?.get(this.availName(avail));
   }
 
   rememberFailure(record: job_record_t, avail: Bitstr | undefined, reserved: boolean, result: Failure): void {
-    const key = this.keyOf(record, avail, reserved);
-    if (key !== undefined) this.failures.set(key, result);
+    const shape = this.shapeOf(record, reserved);
+    if (shape === null) return;
+    let byAvail = this.failures.get(shape);
+    if (byAvail === undefined) this.failures.set(shape, (byAvail = new Map()));
+    byAvail.set(this.availName(avail), result);
+    this.failureCount++;
   }
 
   /** A WILL_RUN answer for a job of the same shape, or computes and keeps one. */
   async plan(record: job_record_t, avail: Bitstr | undefined, reserved: boolean, ask: () => Promise<SchedWillRunResult>): Promise<SchedWillRunResult> {
-    const key = this.keyOf(record, avail, reserved);
-    if (key === undefined) return ask();
-    const known = this.plans.get(key);
-    if (known !== undefined) return known.nodes === undefined ? known : { ...known, nodes: known.nodes.copy() };
+    const shape = this.shapeOf(record, reserved);
+    if (shape === null) return ask();
+    let byAvail = this.plans.get(shape);
+    if (byAvail === undefined) this.plans.set(shape, (byAvail = new Map()));
+    const name = this.availName(avail);
+    const known = byAvail.get(name);
+    // Copies that share the kept bitmap until changed: the caller may change its own.
+    if (known !== undefined) return known.nodes === undefined ? known : { ...known, nodes: known.nodes.lazyCopy() };
     const answer = await ask();
-    this.plans.set(key, answer.nodes === undefined ? answer : { ...answer, nodes: answer.nodes.copy() });
+    byAvail.set(name, answer.nodes === undefined ? answer : { ...answer, nodes: answer.nodes.copy() });
     return answer;
   }
 
-  private keyOf(record: job_record_t, avail: Bitstr | undefined, reserved: boolean): string | undefined {
+  // The job's key but for `avail`, or null for a job whose answers are its own.
+  private shapeOf(record: job_record_t, reserved: boolean): string | null {
     let shape = this.shapes.get(record);
     if (shape === undefined) this.shapes.set(record, (shape = shapeKey(record, this.timeMatters, reserved) ?? null));
-    return shape === null ? undefined : `${shape}|${this.availName(avail)}`;
+    return shape;
   }
 
   // The name each avail bitmap got, by object: a job is looked up several times with one.
