@@ -13,7 +13,7 @@ import { NodeGresPick } from './gres-pick.js';
 import type { Engine, FitInput, NodeCounts } from './place.js';
 import type { SelectRequest } from './request.js';
 import type { Usage } from './usage.js';
-import type { Bitstr } from '../../src/plugin-api/records.js';
+import type { Bitstr, gres_spec_t } from '../../src/plugin-api/records.js';
 
 /** CPUs node `node` can give the job under `usage` (0: none). */
 export function consAvailCpus(node: NodeCatalog, r: SelectRequest, usage: Usage, counts: NodeCounts): number {
@@ -45,12 +45,12 @@ export const consEngine: Engine = {
 
   fit({ request: r, cand, required, counts, usage }: FitInput): Allocation | null {
     // One of avail (with required nodes), plain (a job that takes any free CPU) or items.
-    const index = required === null && fitShortcuts.enabled && isPlain(r, counts) ? usage.freeCpuIndex() : undefined;
+    const index = required === null && fitShortcuts.enabled && isPlain(r, counts) && (r.gresPerNode.length === 0 || usage.freeGresIndex()) ? usage.freeCpuIndex() : undefined;
     const plain = index !== undefined;
     const chosen = consFit({
       n: usage.size,
       avail: required ? availWith(required, r, cand, counts, usage) : undefined,
-      plain: index ? plainNodes(cand, r.contiguous, usage, index) : undefined,
+      plain: index ? plainNodes(cand, r.contiguous, usage, index, r.gresPerNode) : undefined,
       items: required === null && !plain ? availItems(r, cand, counts, usage) : undefined,
       weight: (i: number) => usage.node(i).weight,
       vpus: (i: number) => usage.node(i).vpus,
@@ -83,9 +83,9 @@ function availItems(r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: U
 }
 
 // The open candidates of a plain job, through the usage's free-CPU index.
-function plainNodes(cand: Bitstr, contiguous: boolean, usage: Usage, index: FreeIndex): PlainNodes {
+function plainNodes(cand: Bitstr, contiguous: boolean, usage: Usage, index: FreeIndex, gres: readonly gres_spec_t[]): PlainNodes {
   return {
-    forEachRun: (visit) => usage.forEachOpenRun(cand, contiguous, visit),
+    forEachRun: (visit) => usage.forEachOpenRun(cand, contiguous, visit, gres),
     freeOf: (i) => index.freeOf(i),
     sum: (start, end) => index.sum(start, end),
     max: (start, end) => index.max(start, end),
@@ -97,11 +97,13 @@ function plainNodes(cand: Bitstr, contiguous: boolean, usage: Usage, index: Free
 const scratchItems = new FitItems();
 
 /**
- * A request every open node can take all its free CPUs for (no gres, memory, whole nodes or
- * tasks per node; tasks of one CPU, or overcommit): consAvailCpus is then the free CPUs.
+ * A request every open node can take all its free CPUs for (no memory, whole nodes, tasks per
+ * node or per-job gres; tasks of one CPU, or overcommit), once nodes without the untyped
+ * per-node gres it asks for are left out: consAvailCpus is then the free CPUs.
  */
 function isPlain(r: SelectRequest, counts: NodeCounts): boolean {
-  if (r.gresPerNode.length > 0 || r.gresPerJob.length > 0 || r.exclusive || r.memPerNode > 0 || r.memPerCpu > 0) return false;
+  if (r.gresPerJob.length > 0 || r.exclusive || r.memPerNode > 0 || r.memPerCpu > 0) return false;
+  if (r.gresPerNode.some((spec) => spec.type !== undefined || spec.count <= 0)) return false;
   if (r.overcommit) return true;
   const minTasks = counts.max === 1 && r.numTasks > 0 ? r.numTasks : 1;
   return r.ntasksPerNode === 0 && r.cpusPerTask === 1 && minTasks <= 1 && r.pnMinCpus <= 1;

@@ -15,12 +15,14 @@ import type { Allocation } from './allocation.js';
 import { gresTotal, kindRunEnds, type NodeCatalog } from './catalog.js';
 import { nextInBoth, runEndInBoth, wordsOf } from './word-scan.js';
 import { FreeIndex } from './free-index.js';
+import { GresFreeIndex } from './gres-free-index.js';
 
 export class Usage {
   // forEachSegment's working words, made on first use.
   private scratch: Uint32Array | undefined;
   // Made on first use, then kept up to date; never in a clone.
   private freeIndex: FreeIndex | undefined;
+  private gresIndex: GresFreeIndex | undefined;
   private indexable = true;
 
   private constructor(
@@ -91,10 +93,12 @@ export class Usage {
    * The runs of open nodes among `cand`, each handed to `visit(start, end)`; a change of
    * weight ends a run too, unless `contiguous`.
    */
-  forEachOpenRun(cand: Bitstr, contiguous: boolean, visit: (start: number, end: number) => void): void {
+  forEachOpenRun(cand: Bitstr, contiguous: boolean, visit: (start: number, end: number) => void, gres: readonly gres_spec_t[] = []): void {
     const size = this.catalog.length;
     const within = wordsOf(cand, size, (this.scratch ??= new Uint32Array(this.openWords.length)));
     for (let w = 0; w < within.length; w++) within[w]! &= this.openWords[w]!;
+    // Only nodes with that many units of each gres free (untyped requests: see freeGresIndex).
+    for (const spec of gres) this.freeGresIndex()!.narrow(within, spec.name, spec.count);
     for (let i = nextInBoth(within, within, 0, size); i >= 0; ) {
       const end = runEndInBoth(within, within, i, size);
       let from = i;
@@ -117,6 +121,19 @@ export class Usage {
       this.freeIndex = new FreeIndex(free);
     }
     return this.freeIndex;
+  }
+
+  /** Free units per gres name and node (see gres-free-index.ts); undefined in a clone. */
+  freeGresIndex(): GresFreeIndex | undefined {
+    if (this.gresIndex === undefined && this.indexable) {
+      this.gresIndex = new GresFreeIndex(this.catalog.length);
+      for (let i = 0; i < this.catalog.length; i++) this.indexGres(i);
+    }
+    return this.gresIndex;
+  }
+
+  private indexGres(i: number): void {
+    for (const name of this.catalog[i]!.gresUnits.keys()) this.gresIndex!.set(i, name, this.freeGres(i, { name, count: 0 }));
   }
 
   // Free CPUs of node i if it is open, else 0.
@@ -266,6 +283,7 @@ export class Usage {
       if (this.jobCount[i] === 0) this.idleWords[i >>> 5]! |= bit;
       else this.idleWords[i >>> 5]! &= ~bit;
       this.freeIndex?.set(i, this.openFreeCpus(i));
+      if (this.gresIndex !== undefined && n.gres.length > 0) this.indexGres(i);
     }
   }
 

@@ -22,8 +22,8 @@ export async function estimateStarts(
   const waiting = jobs.filter((job) => {
     const pending = (job.record.job_state & JOB_STATE_BASE) === JOB_PENDING && job.record.node_bitmap === null;
     if (!pending || !ESTIMATED.has(job.reason)) {
-      job.expectedStart = undefined;
-      job.schedNodes = undefined;
+      if (job.expectedStart !== undefined) job.expectedStart = undefined;
+      if (job.schedNodes !== undefined) job.schedNodes = undefined;
       return false;
     }
     return true;

@@ -75,6 +75,10 @@ export function newJob(record: CtldJob['record'], desc: JobDescriptor, extra: Pa
     killCause: undefined,
     eligibleTime: 0,
     requeueCount: 0,
+    // Present from the start: set on every pending job after each pass, a field added later
+    // would change the shape of 100,000 objects a pass.
+    expectedStart: undefined,
+    schedNodes: undefined,
     ...extra,
   };
 }

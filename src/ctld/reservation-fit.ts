@@ -30,6 +30,7 @@ export function reservationLimits(ctl: Controller, job: CtldJob, now: number): R
     if (!isActive(resv, now)) return { wait: 'Reservation', only: resv.bits.copy(), blocked: null, maint: null };
     return { only: resv.bits.copy(), blocked: null, maint: null };
   }
+  if (ctl.reservations.count === 0) return NO_LIMITS;
   const limit = job.record.time_limit;
   const end = limit === INFINITE ? Infinity : now + limit * ctl.options.minuteSeconds;
   let blocked: Bitstr | null = null;

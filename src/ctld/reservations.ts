@@ -38,6 +38,11 @@ export class Reservations {
   }
 
   /** Every reservation, in the order they were created. */
+  /** How many reservations there are. */
+  get count(): number {
+    return this.byName.size;
+  }
+
   list(): Reservation[] {
     return [...this.byName.values()];
   }

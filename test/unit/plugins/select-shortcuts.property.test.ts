@@ -29,7 +29,7 @@ const kindArb: fc.Arbitrary<Kind> = fc.record({
   cores: fc.constantFrom(1, 2, 4, 8),
   memory: fc.constantFrom(1000, 4000),
   weight: fc.constantFrom(1, 1, 1, 5),
-  gpus: fc.constantFrom(0, 0, 2, 4),
+  gpus: fc.constantFrom(0, 2, 2, 4),
 });
 
 // Runs of nodes of one kind: what makes items of many nodes.
@@ -59,7 +59,7 @@ const shapeArb: fc.Arbitrary<Shape> = fc.record({
   perNode: fc.constantFrom(0, 0, 0, 1, 2),
   memPerCpu: fc.constantFrom(0, 0, 0, 300),
   exclusive: fc.constantFrom(false, false, false, true),
-  gpusPerNode: fc.constantFrom(0, 0, 0, 1, 2),
+  gpusPerNode: fc.constantFrom(0, 0, 1, 1, 2, 3),
   gpusPerJob: fc.constantFrom(0, 0, 0, 0, 3),
   contiguous: fc.constantFrom(false, false, false, true),
   required: fc.constantFrom(-1, -1, -1, -1, 0, 3),
@@ -176,7 +176,7 @@ describe.each<PluginName>(['select_cons_tres', 'select_linear'])('%s: shortcuts 
           }
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 300 },
     );
   }, 120_000);
 });
