@@ -45,12 +45,13 @@ export const consEngine: Engine = {
 
   fit({ request: r, cand, required, counts, usage }: FitInput): Allocation | null {
     // One of avail (with required nodes), plain (a job that takes any free CPU) or items.
-    const index = required === null && fitShortcuts.enabled && isPlain(r, counts) && (r.gresPerNode.length === 0 || usage.freeGresIndex()) ? usage.freeCpuIndex() : undefined;
+    const least = required === null && fitShortcuts.enabled ? plainThreshold(r, counts) : undefined;
+    const index = least !== undefined && (r.gresPerNode.length === 0 || usage.freeGresIndex()) ? usage.freeCpuIndex() : undefined;
     const plain = index !== undefined;
     const chosen = consFit({
       n: usage.size,
       avail: required ? availWith(required, r, cand, counts, usage) : undefined,
-      plain: index ? plainNodes(cand, r.contiguous, usage, index, r.gresPerNode) : undefined,
+      plain: index ? plainNodes(cand, r.contiguous, usage, index, r.gresPerNode, least!) : undefined,
       items: required === null && !plain ? availItems(r, cand, counts, usage) : undefined,
       weight: (i: number) => usage.node(i).weight,
       vpus: (i: number) => usage.node(i).vpus,
@@ -82,10 +83,10 @@ function availItems(r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: U
   return items;
 }
 
-// The open candidates of a plain job, through the usage's free-CPU index.
-function plainNodes(cand: Bitstr, contiguous: boolean, usage: Usage, index: FreeIndex, gres: readonly gres_spec_t[]): PlainNodes {
+// The open candidates of a plain job with at least `least` free CPUs, through the usage's free-CPU index.
+function plainNodes(cand: Bitstr, contiguous: boolean, usage: Usage, index: FreeIndex, gres: readonly gres_spec_t[], least: number): PlainNodes {
   return {
-    forEachRun: (visit) => usage.forEachOpenRun(cand, contiguous, visit, gres),
+    forEachRun: (visit) => usage.forEachOpenRun(cand, contiguous, visit, gres, least),
     freeOf: (i) => index.freeOf(i),
     sum: (start, end) => index.sum(start, end),
     max: (start, end) => index.max(start, end),
@@ -97,16 +98,18 @@ function plainNodes(cand: Bitstr, contiguous: boolean, usage: Usage, index: Free
 const scratchItems = new FitItems();
 
 /**
- * A request every open node can take all its free CPUs for (no memory, whole nodes, tasks per
- * node or per-job gres; tasks of one CPU, or overcommit), once nodes without the untyped
- * per-node gres it asks for are left out: consAvailCpus is then the free CPUs.
+ * For a request any open node takes all its free CPUs for, provided it has at least some
+ * (no memory, whole nodes, tasks per node or per-job gres), once the nodes without the
+ * untyped per-node gres it asks for are left out: that least number. consAvailCpus is then
+ * the free CPUs of the nodes with that many, 0 elsewhere. Undefined for other requests.
  */
-function isPlain(r: SelectRequest, counts: NodeCounts): boolean {
-  if (r.gresPerJob.length > 0 || r.exclusive || r.memPerNode > 0 || r.memPerCpu > 0) return false;
-  if (r.gresPerNode.some((spec) => spec.type !== undefined || spec.count <= 0)) return false;
-  if (r.overcommit) return true;
+function plainThreshold(r: SelectRequest, counts: NodeCounts): number | undefined {
+  if (r.gresPerJob.length > 0 || r.exclusive || r.memPerNode > 0 || r.memPerCpu > 0 || r.ntasksPerNode > 0) return undefined;
+  if (r.gresPerNode.some((spec) => spec.type !== undefined || spec.count <= 0)) return undefined;
+  if (r.overcommit) return r.pnMinCpus;
+  // consAvailCpus: the tasks that must fit on one node (all of them with -N1), and pn_min_cpus.
   const minTasks = counts.max === 1 && r.numTasks > 0 ? r.numTasks : 1;
-  return r.ntasksPerNode === 0 && r.cpusPerTask === 1 && minTasks <= 1 && r.pnMinCpus <= 1;
+  return Math.max(minTasks * r.cpusPerTask, r.pnMinCpus, 1);
 }
 
 // Every node's usable CPUs, for a job with required nodes: the open ones', and the required

@@ -82,6 +82,16 @@ export class FreeIndex {
     return -1;
   }
 
+  /** Clears in `words` every node with fewer than `least` free CPUs. */
+  narrowAtLeast(words: Uint32Array, least: number): void {
+    const kept = this.counts.filter((count) => count >= least).map((count) => this.byCount.get(count)!);
+    for (let w = 0; w < words.length; w++) {
+      let enough = 0;
+      for (const nodes of kept) enough |= nodes[w]!;
+      words[w]! &= enough;
+    }
+  }
+
   private prefix(j: number): number {
     let total = 0;
     for (; j > 0; j -= j & -j) total += this.sums[j]!;

@@ -29,6 +29,10 @@ describe('FreeIndex', () => {
             const fewest = fitting.length === 0 ? -1 : Math.min(...fitting);
             expect(index.bestFit(start, end, need)).toBe(fewest === -1 ? -1 : start + range.indexOf(fewest));
             for (let i = start; i <= end; i++) expect(index.freeOf(i)).toBe(free[i]);
+            const words = new Uint32Array((free.length + 31) >>> 5).fill(0xffffffff);
+            index.narrowAtLeast(words, need);
+            const kept = [...free.keys()].filter((i) => (words[i >>> 5]! & (1 << (i & 31))) !== 0);
+            expect(kept).toEqual([...free.keys()].filter((i) => free[i]! >= need && free[i]! > 0));
           }
         },
       ),

@@ -119,6 +119,29 @@ describe('select/cons_tres', () => {
     expect(another).toEqual({ rc: BUSY });
   });
 
+  describe('sets of consecutive usable nodes', () => {
+    // Free CPUs [2, 1, 4, 0, 3] on five 4-CPU nodes, made with jobs pinned by -w.
+    const pattern = async () => {
+      plugin = await loadPlugin('select_cons_tres', makeNodes(5));
+      for (const [node, tasks] of [[0, 2], [1, 3], [3, 4], [4, 1]] as const) {
+        await start(plugin, makeJob({ num_tasks: tasks, req_node_bitmap: bits(5, [node]) }), allBits(5));
+      }
+    };
+
+    it('-N1 -n2: a node with fewer free CPUs than the job needs there ends a set; the tightest set wins', async () => {
+      await pattern();
+      // Usable: n1 (2), n3 (4), n5 (3), three sets; n1's is the tightest that suffices.
+      const r = await plugin.select_p_job_test(testArgs(makeJob({ num_tasks: 2, max_nodes: 1 }), allBits(5)));
+      expect(indicesOf(r.nodes!)).toEqual([0]);
+    });
+
+    it('-n2 over any nodes: every open node counts, n1-n3 make one set, n5 is the tighter one', async () => {
+      await pattern();
+      const r = await plugin.select_p_job_test(testArgs(makeJob({ num_tasks: 2 }), allBits(5)));
+      expect(indicesOf(r.nodes!)).toEqual([4]);
+    });
+  });
+
   describe('memory', () => {
     it('--mem is per node and consumed: two 1500 MB jobs do not share a 2000 MB node', async () => {
       const a = await start(plugin, makeJob({ pn_min_memory: 1500 }), allBits(3));
