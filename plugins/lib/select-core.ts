@@ -74,7 +74,7 @@ export class SelectCore {
    * The allocation of the last RUN_NOW answer and the job_resources given with it: the host
    * normally begins that job next, and job_begin then takes it as it is.
    */
-  private offered: { alloc: Allocation; job_resources: job_resources_t } | undefined;
+  private offered: { alloc: Allocation; job_resources: job_resources_t; nodes: Bitstr } | undefined;
   /** WILL_RUN's running jobs in end order, until a job starts, ends, is suspended or resumed. */
   private endingSorted: Running[] | undefined;
   /** WILL_RUN's kept usages: after the first k jobs of endingSorted have ended, by k. */
@@ -174,8 +174,9 @@ export class SelectCore {
       const alloc = attempt(this.usage);
       if (alloc) {
         const job_resources = toJobResources(alloc, this.catalog.length);
-        this.offered = { alloc, job_resources };
-        return { rc: SLURM_SUCCESS, nodes: job_resources.node_bitmap.lazyCopy(), job_resources };
+        const nodes = job_resources.node_bitmap.lazyCopy();
+        this.offered = { alloc, job_resources, nodes };
+        return { rc: SLURM_SUCCESS, nodes, job_resources };
       }
       const preempting = this.preemptees(args.preemptee_candidates ?? [], attempt);
       if (preempting) {
@@ -195,7 +196,7 @@ export class SelectCore {
     const offered = this.offered;
     this.offered = undefined;
     // Unchanged since job_test gave them (same object, same nodes): no need to read them back.
-    if (offered && job.job_resrcs === offered.job_resources && offered.alloc.jobId === job.job_id && sameBits(job.node_bitmap, offered.job_resources.node_bitmap)) {
+    if (offered && job.job_resrcs === offered.job_resources && offered.alloc.jobId === job.job_id && (job.node_bitmap === offered.nodes || sameBits(job.node_bitmap, offered.job_resources.node_bitmap))) {
       if (!this.usage.fits(offered.alloc)) return errnoValue('ESLURM_NODES_BUSY');
       this.record(job, offered.alloc, offered.job_resources);
       return SLURM_SUCCESS;

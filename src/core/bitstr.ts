@@ -23,6 +23,8 @@ function checkSize(nbits: number): void {
   }
 }
 
+const NO_WORDS = new Uint32Array(0);
+
 export class Bitstr {
   #size: number;
   #words: Uint32Array;
@@ -32,7 +34,8 @@ export class Bitstr {
   constructor(nbits: number) {
     checkSize(nbits);
     this.#size = nbits;
-    this.#words = new Uint32Array((nbits + 31) >>> 5);
+    // No bits, nothing to change: one shared empty array (lazyCopy starts from it).
+    this.#words = nbits === 0 ? NO_WORDS : new Uint32Array((nbits + 31) >>> 5);
   }
 
   /** Number of bits (bit_size). */
