@@ -51,7 +51,7 @@ export const consEngine: Engine = {
     const chosen = consFit({
       n: usage.size,
       avail: required ? availWith(required, r, cand, counts, usage) : undefined,
-      plain: index ? plainNodes(cand, r.contiguous, usage, index, r.gresPerNode, least!) : undefined,
+      plain: index ? plainNodes(cand, r.contiguous, usage, index, r.gresPerNode, least!.least, least!.idle) : undefined,
       items: required === null && !plain ? availItems(r, cand, counts, usage) : undefined,
       weight: (i: number) => usage.node(i).weight,
       vpus: (i: number) => usage.node(i).vpus,
@@ -83,10 +83,10 @@ function availItems(r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: U
   return items;
 }
 
-// The open candidates of a plain job with at least `least` free CPUs, through the usage's free-CPU index.
-function plainNodes(cand: Bitstr, contiguous: boolean, usage: Usage, index: FreeIndex, gres: readonly gres_spec_t[], least: number): PlainNodes {
+// The open candidates of a plain job with at least `least` free CPUs (`idle`: idle ones), through the usage's free-CPU index.
+function plainNodes(cand: Bitstr, contiguous: boolean, usage: Usage, index: FreeIndex, gres: readonly gres_spec_t[], least: number, idle: boolean): PlainNodes {
   return {
-    forEachRun: (visit) => usage.forEachOpenRun(cand, contiguous, visit, gres, least),
+    forEachRun: (visit) => usage.forEachOpenRun(cand, contiguous, visit, gres, least, idle),
     freeOf: (i) => index.freeOf(i),
     sum: (start, end) => index.sum(start, end),
     max: (start, end) => index.max(start, end),
@@ -99,17 +99,21 @@ const scratchItems = new FitItems();
 
 /**
  * For a request any open node takes all its free CPUs for, provided it has at least some
- * (no memory, whole nodes, tasks per node or per-job gres), once the nodes without the
- * untyped per-node gres it asks for are left out: that least number. consAvailCpus is then
- * the free CPUs of the nodes with that many, 0 elsewhere. Undefined for other requests.
+ * (no memory, tasks per node or per-job gres), once the nodes without the untyped per-node
+ * gres it asks for are left out: that least number. consAvailCpus is then the free CPUs of
+ * the nodes with that many, 0 elsewhere. `--exclusive`: the idle nodes, all their CPUs.
+ * Undefined for other requests.
  */
-function plainThreshold(r: SelectRequest, counts: NodeCounts): number | undefined {
-  if (r.gresPerJob.length > 0 || r.exclusive || r.memPerNode > 0 || r.memPerCpu > 0 || r.ntasksPerNode > 0) return undefined;
+function plainThreshold(r: SelectRequest, counts: NodeCounts): { least: number; idle: boolean } | undefined {
+  if (r.gresPerJob.length > 0 || r.memPerNode > 0 || r.memPerCpu > 0) return undefined;
   if (r.gresPerNode.some((spec) => spec.type !== undefined || spec.count <= 0)) return undefined;
-  if (r.overcommit) return r.pnMinCpus;
+  // consAvailCpus answers a whole node before counting tasks.
+  if (r.exclusive) return { least: 1, idle: true };
+  if (r.ntasksPerNode > 0) return undefined;
+  if (r.overcommit) return { least: r.pnMinCpus, idle: false };
   // consAvailCpus: the tasks that must fit on one node (all of them with -N1), and pn_min_cpus.
   const minTasks = counts.max === 1 && r.numTasks > 0 ? r.numTasks : 1;
-  return Math.max(minTasks * r.cpusPerTask, r.pnMinCpus, 1);
+  return { least: Math.max(minTasks * r.cpusPerTask, r.pnMinCpus, 1), idle: false };
 }
 
 // Every node's usable CPUs, for a job with required nodes: the open ones', and the required

@@ -111,6 +111,7 @@ export class SelectCore {
   /** select_p_node_init: (re)build the node catalog; running jobs keep their resources. */
   node_init(nodes: readonly node_record_t[]): Rc {
     this.catalog = buildCatalog(nodes);
+    this.offered = undefined;
     this.gresKnownCache.clear();
     this.emptyUsage = undefined;
     this.usage = Usage.empty(this.catalog);

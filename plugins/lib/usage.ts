@@ -90,13 +90,15 @@ export class Usage {
   }
 
   /**
-   * The runs of open nodes among `cand` (with the gres and free CPUs asked for), each handed
-   * to `visit(start, end)`; a change of weight ends a run too, unless `contiguous`.
+   * The runs of open (`idleOnly`: idle and open) nodes among `cand`, with the gres and free
+   * CPUs asked for, each handed to `visit(start, end)`; a change of weight ends a run too,
+   * unless `contiguous`.
    */
-  forEachOpenRun(cand: Bitstr, contiguous: boolean, visit: (start: number, end: number) => void, gres: readonly gres_spec_t[] = [], leastCpus = 1): void {
+  forEachOpenRun(cand: Bitstr, contiguous: boolean, visit: (start: number, end: number) => void, gres: readonly gres_spec_t[] = [], leastCpus = 1, idleOnly = false): void {
     const size = this.catalog.length;
     const within = wordsOf(cand, size, (this.scratch ??= new Uint32Array(this.openWords.length)));
-    for (let w = 0; w < within.length; w++) within[w]! &= this.openWords[w]!;
+    const base = idleOnly ? this.idleWords : this.openWords;
+    for (let w = 0; w < within.length; w++) within[w]! &= this.openWords[w]! & base[w]!;
     // Only nodes with that many units of each gres free (untyped requests: see freeGresIndex),
     // and with that many CPUs free (an open node has at least one).
     for (const spec of gres) this.freeGresIndex()!.narrow(within, spec.name, spec.count);
