@@ -56,6 +56,8 @@ describe('preemption (preempt/partition_prio)', () => {
     writeFileSync(path.join(ctl.workDir, 'go'), '');
     await ctl.until(async () => (await state(high)) === 'COMPLETED');
     await ctl.until(async () => (await state(low)) === 'RUNNING');
+    // RUNNING comes before the script's first line: wait for it.
+    await ctl.until(() => (ctl.read('low.out').match(/^started$/gm) ?? []).length === 2);
     expect(ctl.read('low.out')).toMatch(/^started\nslurmstepd: error: \*\*\* JOB \d+ ON pn1 CANCELLED AT \S+ DUE TO PREEMPTION \*\*\*\nstarted\n$/);
     await ctl.run('tscancel', [String(low)]);
   });
