@@ -19,7 +19,10 @@ function namespacesWork(): boolean {
     return false;
   }
 }
-const NAMESPACES = namespacesWork();
+// The job's private /tmp hides a checkout that lies under /tmp (tsrun, tsbcast), as Slurm's
+// job_container/tmpfs hides binaries there.
+const UNDER_TMP = path.resolve(repoRoot).startsWith('/tmp/');
+const NAMESPACES = namespacesWork() && !UNDER_TMP;
 // The job's tasks get a private /tmp: everything they must see (state, script, cluster file) lives outside it.
 const OUTSIDE_TMP = '/var/tmp';
 const tsbcast = `${process.execPath} ${path.join(repoRoot, 'bin', 'tsbcast.js')}`;
@@ -77,7 +80,8 @@ describe('tsbcast: what it refuses before copying anything', () => {
   });
 });
 
-describe(`tsbcast into a job under job_container/tmpfs (${NAMESPACES ? 'mount namespaces: running as root' : 'SKIPPED: needs root and unshare --mount'})`, () => {
+const SKIPPED = UNDER_TMP ? 'SKIPPED: the checkout lies under /tmp, which the job cannot see' : 'SKIPPED: needs root and unshare --mount';
+describe(`tsbcast into a job under job_container/tmpfs (${NAMESPACES ? 'mount namespaces: running as root' : SKIPPED})`, () => {
   it.skipIf(!NAMESPACES)('copies to the job\'s private /tmp on every node; -f replaces; errors per node; gone after the job', async () => {
     const { file: cluster, base, dir } = tmpfsCluster();
     const ctl = testController({ TSLURM_CONF: cluster }, OUTSIDE_TMP);
