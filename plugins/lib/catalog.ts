@@ -72,13 +72,19 @@ export function gresKnown(catalog: readonly NodeCatalog[], spec: gres_spec_t): b
  * cores, threads, memory, weight, features and gres (all but the name and index).
  */
 export function kindRunEnds(catalog: readonly NodeCatalog[]): Int32Array {
+  // Worked out once per catalog: every empty usage of it asks.
+  const known = kindEndsOf.get(catalog);
+  if (known !== undefined) return known;
   const ends = new Int32Array(catalog.length);
+  kindEndsOf.set(catalog, ends);
   const kinds = catalog.map(kindOf);
   for (let i = catalog.length - 1; i >= 0; i--) {
     ends[i] = i + 1 < catalog.length && kinds[i + 1] === kinds[i] ? ends[i + 1]! : i;
   }
   return ends;
 }
+
+const kindEndsOf = new WeakMap<readonly NodeCatalog[], Int32Array>();
 
 function kindOf(node: NodeCatalog): string {
   const gres = [...node.gresUnits].map(([name, types]) => `${name}=${types.map((t) => t ?? '').join('+')}`);

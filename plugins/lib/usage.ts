@@ -96,9 +96,8 @@ export class Usage {
    */
   forEachOpenRun(cand: Bitstr, contiguous: boolean, visit: (start: number, end: number) => void, gres: readonly gres_spec_t[] = [], leastCpus = 1, idleOnly = false): void {
     const size = this.catalog.length;
-    const within = wordsOf(cand, size, (this.scratch ??= new Uint32Array(this.openWords.length)));
-    const base = idleOnly ? this.idleWords : this.openWords;
-    for (let w = 0; w < within.length; w++) within[w]! &= this.openWords[w]! & base[w]!;
+    const within = this.within(cand, 'open');
+    if (idleOnly) for (let w = 0; w < within.length; w++) within[w]! &= this.idleWords[w]!;
     // Only nodes with that many units of each gres free (untyped requests: see freeGresIndex),
     // and with that many CPUs free (an open node has at least one).
     for (const spec of gres) this.freeGresIndex()!.narrow(within, spec.name, spec.count);
@@ -115,6 +114,14 @@ export class Usage {
       visit(from, end);
       i = nextInBoth(within, within, end + 1, size);
     }
+  }
+
+  // The open (idle) nodes among `cand`, in the working words.
+  private within(cand: Bitstr, of: 'open' | 'idle'): Uint32Array {
+    const within = wordsOf(cand, this.catalog.length, (this.scratch ??= new Uint32Array(this.openWords.length)));
+    const base = of === 'idle' ? this.idleWords : this.openWords;
+    for (let w = 0; w < within.length; w++) within[w]! &= base[w]!;
+    return within;
   }
 
   /** The free-CPU index of the open nodes (see free-index.ts); undefined in a clone. */
@@ -151,9 +158,7 @@ export class Usage {
    */
   forEachSegment(cand: Bitstr, of: 'open' | 'idle', merge: boolean, visit: (start: number, end: number) => void): void {
     const size = this.catalog.length;
-    const within = wordsOf(cand, size, (this.scratch ??= new Uint32Array(this.openWords.length)));
-    const base = of === 'idle' ? this.idleWords : this.openWords;
-    for (let w = 0; w < within.length; w++) within[w]! &= base[w]!;
+    const within = this.within(cand, of);
     const alike = this.alikeWords;
     for (let i = nextInBoth(within, within, 0, size); i >= 0; ) {
       let end = i;
@@ -164,16 +169,6 @@ export class Usage {
       visit(i, end);
       i = nextInBoth(within, within, end + 1, size);
     }
-  }
-
-  /** The open nodes among `cand`, ascending: a word of both bitmaps at a time. */
-  openIn(cand: Bitstr): number[] {
-    return bitsInBoth(this.openWords, cand, this.catalog.length);
-  }
-
-  /** The idle nodes among `cand`, ascending. */
-  idleIn(cand: Bitstr): number[] {
-    return bitsInBoth(this.idleWords, cand, this.catalog.length);
   }
 
   /** Number of nodes in the table. */
@@ -316,22 +311,4 @@ function unitsWithin(a: Map<string, Uint8Array> | undefined, b: Map<string, Uint
     for (let k = 0; k < units.length; k++) if (units[k] !== 0 && other?.[k] !== 1) return false;
   }
   return true;
-}
-
-// The bits set both in `words` and in `bits` (toBytes: a bitmap from another copy of the
-// Bitstr class lends no words), below `size`, ascending.
-function bitsInBoth(words: Uint32Array, bits: Bitstr, size: number): number[] {
-  const bytes = bits.toBytes();
-  const out: number[] = [];
-  for (let w = 0; w < words.length; w++) {
-    const b = w << 2;
-    let word = words[w]! & ((bytes[b] ?? 0) | ((bytes[b + 1] ?? 0) << 8) | ((bytes[b + 2] ?? 0) << 16) | ((bytes[b + 3] ?? 0) << 24));
-    while (word !== 0) {
-      const low = word & -word;
-      const i = (w << 5) + 31 - Math.clz32(low);
-      if (i < size) out.push(i);
-      word ^= low;
-    }
-  }
-  return out;
 }

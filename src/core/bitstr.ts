@@ -335,14 +335,6 @@ export class Bitstr {
     return wordsToBytes(this.#words, this.#size);
   }
 
-  /**
-   * A copy of the words: bit i in word i >>> 5 at mask 1 << (i & 31), bits past `size` clear.
-   * For scans over several bitmaps a word at a time (the select plugins' node sets).
-   */
-  toWords(): Uint32Array {
-    return this.#words.slice();
-  }
-
   /** The words copied into `into` (which must hold at least as many), returned. No allocation. */
   readWords(into: Uint32Array): Uint32Array {
     into.set(this.#words);

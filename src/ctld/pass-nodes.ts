@@ -1,7 +1,7 @@
 // The nodes one scheduling pass works with: those usable now, and each partition's nodes
 // alone and usable, worked out once per pass rather than once per pending job. The bitmaps
-// handed out are shared and must not be changed: select's facade copies what it gives a
-// plugin, and the pass copies before narrowing a job's candidates.
+// handed out are shared and must not be changed: select's facade hands plugins copy-on-write
+// copies, and the pass copies before narrowing a job's candidates.
 import type { Bitstr } from '../plugin-api/records.js';
 import type { NodeTable } from './node-table.js';
 import { isUsableNodeState } from './node-states.js';

@@ -64,7 +64,7 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
   // Plugins read node_state: ALLOCATED/MIXED/IDLE as the running jobs leave them now.
   ctl.nodeStates.refresh(ctl.jobs.values());
   const nodes = new PassNodes(ctl.table);
-  const cache = new PassCache(ctl.reservations.list().length > 0);
+  const cache = new PassCache(ctl.reservations.count > 0);
   const ctx: SchedContext = {
     now,
     signal,
