@@ -14,26 +14,30 @@ export interface DistArgs {
 
 /** CPUs each node keeps (same order). */
 export function distributeCpus(a: DistArgs): number[] {
-  const ncpus = a.avail.reduce((x, y) => x + y, 0);
+  const avail = a.avail;
+  const count = avail.length;
+  let ncpus = 0;
+  for (let n = 0; n < count; n++) ncpus += avail[n]!;
   const cpt = a.overcommit ? 1 : a.cpusPerTask;
   let maxTasks = ncpus;
   if (!a.overcommit && a.cpusPerTask > 1) {
-    maxTasks = a.ntasksPerNode > 0 ? a.ntasksPerNode * a.avail.length : Math.floor(ncpus / a.cpusPerTask);
+    maxTasks = a.ntasksPerNode > 0 ? a.ntasksPerNode * count : Math.floor(ncpus / a.cpusPerTask);
   }
   maxTasks = Math.max(maxTasks, 1);
-  const cpus = a.avail.map(() => 0);
+  const cpus = new Array<number>(count).fill(0);
   let tasks = 0;
-  for (let n = 0; n < a.avail.length && tasks < maxTasks; n++) {
-    if (a.avail[n]! <= 0) continue;
+  for (let n = 0; n < count && tasks < maxTasks; n++) {
+    if (avail[n]! <= 0) continue;
     tasks++;
-    cpus[n] = Math.min(a.avail[n]!, cpt);
+    cpus[n] = Math.min(avail[n]!, cpt);
   }
-  for (let n = 0; n < a.avail.length && tasks < maxTasks; n++) {
-    while (tasks < maxTasks && cpus[n]! + cpt <= a.avail[n]!) {
-      cpus[n]! += cpt;
-      tasks++;
-    }
+  for (let n = 0; n < count && tasks < maxTasks; n++) {
+    // As many more tasks as the node holds, at once rather than one by one.
+    const more = Math.min(maxTasks - tasks, Math.max(0, Math.floor((avail[n]! - cpus[n]!) / cpt)));
+    cpus[n]! += more * cpt;
+    tasks += more;
   }
   // Every chosen node runs something: one task's CPUs at least.
-  return cpus.map((c, n) => (c > 0 ? c : Math.min(a.avail[n]!, cpt)));
+  for (let n = 0; n < count; n++) if (cpus[n] === 0) cpus[n] = Math.min(avail[n]!, cpt);
+  return cpus;
 }

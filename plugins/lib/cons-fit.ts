@@ -307,5 +307,11 @@ export function enoughNodes(avail: number, remNodes: number, minNodes: number, r
 }
 
 function sorted(chosen: Map<number, number>): Map<number, number> {
-  return new Map([...chosen].sort((x, y) => x[0] - y[0]));
+  // Usually taken in ascending order already (one set, walked upwards).
+  let last = -1;
+  for (const i of chosen.keys()) {
+    if (i < last) return new Map([...chosen].sort((x, y) => x[0] - y[0]));
+    last = i;
+  }
+  return chosen;
 }

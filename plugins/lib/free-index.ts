@@ -13,9 +13,10 @@ export class FreeIndex {
   // Max segment tree over free: leaves at [leaves, 2 * leaves).
   private readonly leaves: number;
   private readonly most: Int32Array;
-  // Free-CPU count → its nodes (bit i in word i >>> 5); the counts in use, ascending.
-  private readonly byCount = new Map<number, Uint32Array>();
-  private readonly population = new Map<number, number>();
+  // Free-CPU count → its nodes (bit i in word i >>> 5) and how many; the counts in use,
+  // ascending. Indexed by the count (a node's CPUs: small integers).
+  private readonly byCount: (Uint32Array | undefined)[] = [];
+  private readonly population: number[] = [];
   private counts: number[] = [];
 
   /** The index of `free` (node i: its free CPUs if open, else 0). */
@@ -36,7 +37,6 @@ export class FreeIndex {
     this.most.set(this.free, leaves);
     for (let k = leaves - 1; k >= 1; k--) this.most[k] = Math.max(this.most[2 * k]!, this.most[2 * k + 1]!);
     for (let i = 0; i < this.size; i++) if (this.free[i]! > 0) this.mark(i, this.free[i]!, true);
-    this.counts = [...this.population.keys()].sort((a, b) => a - b);
   }
 
   /** Free CPUs of node i (0 when it is not open). */
@@ -76,7 +76,7 @@ export class FreeIndex {
   bestFit(start: number, end: number, need: number): number {
     for (const count of this.counts) {
       if (count < need) continue;
-      const i = firstSetIn(this.byCount.get(count)!, start, end);
+      const i = firstSetIn(this.byCount[count]!, start, end);
       if (i !== -1) return i;
     }
     return -1;
@@ -84,7 +84,7 @@ export class FreeIndex {
 
   /** Clears in `words` every node with fewer than `least` free CPUs. */
   narrowAtLeast(words: Uint32Array, least: number): void {
-    const kept = this.counts.filter((count) => count >= least).map((count) => this.byCount.get(count)!);
+    const kept = this.counts.filter((count) => count >= least).map((count) => this.byCount[count]!);
     for (let w = 0; w < words.length; w++) {
       let enough = 0;
       for (const nodes of kept) enough |= nodes[w]!;
@@ -99,15 +99,14 @@ export class FreeIndex {
   }
 
   private mark(i: number, count: number, on: boolean): void {
-    let words = this.byCount.get(count);
-    if (words === undefined) this.byCount.set(count, (words = new Uint32Array((this.size + 31) >>> 5)));
+    let words = this.byCount[count];
+    if (words === undefined) this.byCount[count] = words = new Uint32Array((this.size + 31) >>> 5);
     if (on) words[i >>> 5]! |= 1 << (i & 31);
     else words[i >>> 5]! &= ~(1 << (i & 31));
-    const population = (this.population.get(count) ?? 0) + (on ? 1 : -1);
-    if (population > 0) this.population.set(count, population);
-    else this.population.delete(count);
+    const population = (this.population[count] ?? 0) + (on ? 1 : -1);
+    this.population[count] = population;
     // A count appearing or vanishing changes the ascending list (rare: node sizes are few).
-    if ((on && population === 1) || population === 0) this.counts = [...this.population.keys()].sort((a, b) => a - b);
+    if ((on && population === 1) || population === 0) this.counts = this.population.flatMap((p, c) => (p > 0 ? [c] : []));
   }
 }
 

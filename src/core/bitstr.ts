@@ -172,7 +172,12 @@ export class Bitstr {
   /** Number of set bits (bit_set_count). */
   setCount(): number {
     let count = 0;
-    for (const x of this.#words) count += popcount(x);
+    const words = this.#words;
+    // Node sets are mostly sparse: empty words cost a test only.
+    for (let w = 0; w < words.length; w++) {
+      const x = words[w]!;
+      if (x !== 0) count += popcount(x);
+    }
     return count;
   }
 
@@ -259,6 +264,8 @@ export class Bitstr {
     if (other.#size !== this.#size) return false;
     const a = this.#words;
     const b = other.#words;
+    // Lazy copies share their words until one of them changes.
+    if (a === b) return true;
     for (let w = 0; w < a.length; w++) if (a[w] !== b[w]) return false;
     return true;
   }

@@ -1,7 +1,8 @@
 // The invariants the Resource Selection Plugin API asks a select plugin to keep, checked by the
 // facade after each hook (STYLE.md §3.4: the host validates hook outputs before using them).
 // Each check returns what is wrong, in words, or undefined.
-import type { Bitstr, job_resources_t } from '../plugin-api/records.js';
+import { Bitstr } from '../core/bitstr.js';
+import type { job_resources_t } from '../plugin-api/records.js';
 import { SLURM_SUCCESS } from '../plugin-api/common.js';
 import type { SelectJobTestArgs } from '../plugin-api/select.js';
 
@@ -19,11 +20,9 @@ export function jobTestProblem(result: unknown, args: SelectJobTestArgs, candida
     }
   }
   if (!isBitstr(nodes) || nodes.size !== candidates.size) return `returned no node bitmap of ${candidates.size} bits`;
-  const outside = firstOutside(nodes, candidates);
-  if (outside !== undefined) return `returned node index ${outside}, which is not among the candidate nodes`;
+  if (!within(nodes, candidates)) return `returned node index ${firstOutside(nodes, candidates)}, which is not among the candidate nodes`;
   const req = args.job.details.req_node_bitmap;
-  const missing = req ? firstOutside(req, nodes) : undefined;
-  if (missing !== undefined) return `left out required node index ${missing}`;
+  if (req && !within(req, nodes)) return `left out required node index ${firstOutside(req, nodes)}`;
   const count = nodes.setCount();
   const max = args.max_nodes > 0 ? args.max_nodes : Infinity;
   if (count < args.min_nodes || count > max) {
@@ -37,9 +36,7 @@ export function jobResourcesProblem(res: job_resources_t, nodes: Bitstr): string
   if (!isBitstr(res.node_bitmap)) return 'job_resources has no node_bitmap';
   const count = res.node_bitmap.setCount();
   if (res.nhosts !== count) return `job_resources.nhosts is ${res.nhosts} but node_bitmap has ${count} nodes`;
-  if (firstOutside(res.node_bitmap, nodes) !== undefined || firstOutside(nodes, res.node_bitmap) !== undefined) {
-    return 'job_resources.node_bitmap differs from the nodes chosen';
-  }
+  if (!sameBits(res.node_bitmap, nodes)) return 'job_resources.node_bitmap differs from the nodes chosen';
   for (const field of ['cpus', 'memory_allocated', 'gres_allocated'] as const) {
     const length = Array.isArray(res[field]) ? res[field].length : -1;
     if (length !== res.nhosts) return `job_resources.${field} has ${length} entries for ${res.nhosts} hosts`;
@@ -51,6 +48,18 @@ export function jobResourcesProblem(res: job_resources_t, nodes: Bitstr): string
 
 function isBitstr(value: unknown): value is Bitstr {
   return typeof value === 'object' && value !== null && typeof (value as Bitstr).test === 'function';
+}
+
+// Bitmaps of the host's own Bitstr class are compared a word at a time; a plugin bundle may
+// bring its own copy of the class, whose private words only its public methods can read.
+function within(a: Bitstr, b: Bitstr): boolean {
+  if (a instanceof Bitstr && b instanceof Bitstr && a.size === b.size) return a.isSubsetOf(b);
+  return firstOutside(a, b) === undefined;
+}
+
+function sameBits(a: Bitstr, b: Bitstr): boolean {
+  if (a instanceof Bitstr && b instanceof Bitstr) return a.equal(b);
+  return within(a, b) && within(b, a);
 }
 
 // The first bit set in `a` but not in `b`.

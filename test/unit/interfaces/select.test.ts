@@ -98,6 +98,56 @@ describe('Select facade', () => {
     expect(error.message).toBe('select/short: select_p_job_test: broke the select API: job_resources.cpus has 1 entries for 2 hosts');
   });
 
+  it('checks bitmaps from a plugin bundle with its own copy of the Bitstr class through their public methods', async () => {
+    // The facade compares its own bitmaps a word at a time; a foreign class exposes only methods.
+    class ForeignBits {
+      constructor(
+        readonly size: number,
+        private readonly on: readonly number[],
+      ) {}
+      test(i: number): boolean {
+        return this.on.includes(i);
+      }
+      nextSet(from = 0): number {
+        return this.on.find((i) => i >= from) ?? -1;
+      }
+      setCount(): number {
+        return this.on.length;
+      }
+    }
+    const answer = (on: number[], resources: number[]) => () =>
+      ({
+        rc: SLURM_SUCCESS,
+        nodes: new ForeignBits(4, on),
+        job_resources: {
+          nhosts: resources.length,
+          node_bitmap: new ForeignBits(4, resources),
+          ncpus: resources.length,
+          cpus: resources.map(() => 1),
+          memory_allocated: resources.map(() => 0),
+          gres_allocated: resources.map(() => []),
+          whole_node: false,
+        },
+      }) as unknown as SelectJobTestResult;
+    const good = new Select(fixturePlugin(answer([1, 2], [1, 2])), { pluginType: 'select/foreign' });
+    await good.nodeInit(nodes);
+    expect((await good.jobTest({ job: makeJob({ min_nodes: 2 }), bitmap: bits(4, [1, 2, 3]), min_nodes: 2, max_nodes: 0, req_nodes: 2, mode: 0, preemptee_candidates: null, exc_core_bitmap: null })).rc).toBe(SLURM_SUCCESS);
+    const outside = new Select(fixturePlugin(answer([0, 1], [0, 1])), { pluginType: 'select/foreign' });
+    expect((await caught(() => outside.allocate(makeJob({ min_nodes: 2 }), bits(4, [1, 2, 3]), allBits(4)))).message).toContain('returned node index 0, which is not among');
+    const differs = new Select(fixturePlugin(answer([1, 2], [1, 3])), { pluginType: 'select/foreign' });
+    expect((await caught(() => differs.allocate(makeJob({ min_nodes: 2 }), allBits(4), allBits(4)))).message).toContain('job_resources.node_bitmap differs from the nodes chosen');
+    // The same mismatch between two bitmaps of the host's class.
+    const native = new Select(
+      fixturePlugin(() => ({
+        rc: SLURM_SUCCESS,
+        nodes: bits(4, [1, 2]),
+        job_resources: { nhosts: 2, node_bitmap: bits(4, [1, 3]), ncpus: 2, cpus: [1, 1], memory_allocated: [0, 0], gres_allocated: [[], []], whole_node: false },
+      })),
+      { pluginType: 'select/native' },
+    );
+    expect((await caught(() => native.allocate(makeJob({ min_nodes: 2 }), allBits(4), allBits(4)))).message).toContain('job_resources.node_bitmap differs from the nodes chosen');
+  });
+
   it('checks required nodes and node counts', async () => {
     const select = new Select(fixturePlugin(() => ({ rc: SLURM_SUCCESS, nodes: bits(4, [0]) })), { pluginType: 'select/x' });
     const req = makeJob({ req_node_bitmap: bits(4, [2]) });
