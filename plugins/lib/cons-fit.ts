@@ -271,7 +271,9 @@ function bestSet(
 ): { set: ConsecSet; sufficient: boolean } | undefined {
   let best: ConsecSet | undefined;
   let bestSufficient = false;
-  for (const [k, set] of sets.entries()) {
+  // Indexed loops and no closures: this runs once per set taken, for every placement.
+  for (let k = 0; k < sets.length; k++) {
+    const set = sets[k]!;
     if (set.nodes === 0) continue;
     if (a.contiguous && a.req && set.req === -1) continue;
     // Beyond Slurm: a set whose nodes are too small to hold the CPUs within the node limit is
@@ -280,7 +282,7 @@ function bestSet(
       set.cpus >= remCpus &&
       set.most * Math.min(maxNodes, set.nodes) >= remCpus &&
       enoughNodes(set.nodes, remNodes, a.minNodes, a.reqNodes) &&
-      gresLeft.every((need, g) => need <= set.gres[g]!);
+      gresCovered(gresLeft, set.gres);
     let better =
       best === undefined || (best.req === -1 && set.req !== -1) || set.weight < best.weight;
     if (!better && best !== undefined && set.weight === best.weight) {
@@ -295,9 +297,21 @@ function bestSet(
       bestSufficient = sufficient;
     }
     // --contiguous with required nodes: they must all be in one set.
-    if (a.contiguous && a.req && sets.slice(k + 1).some((s) => s.req !== -1)) return undefined;
+    if (a.contiguous && a.req && laterRequired(sets, k + 1)) return undefined;
   }
   return best === undefined ? undefined : { set: best, sufficient: bestSufficient };
+}
+
+// Every gres still wanted is offered in `offer`.
+function gresCovered(left: readonly number[], offer: readonly number[]): boolean {
+  for (let g = 0; g < left.length; g++) if (!(left[g]! <= offer[g]!)) return false;
+  return true;
+}
+
+// A set from `from` on holds a required node.
+function laterRequired(sets: readonly ConsecSet[], from: number): boolean {
+  for (let k = from; k < sets.length; k++) if (sets[k]!.req !== -1) return true;
+  return false;
 }
 
 /** Slurm's _enough_nodes: with a range of node counts, the minimum is enough. */

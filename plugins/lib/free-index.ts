@@ -17,7 +17,7 @@ export class FreeIndex {
   // ascending. Indexed by the count (a node's CPUs: small integers).
   private readonly byCount: (Uint32Array | undefined)[] = [];
   private readonly population: number[] = [];
-  private counts: number[] = [];
+  private readonly counts: number[] = [];
 
   /** The index of `free` (node i: its free CPUs if open, else 0). */
   constructor(free: Int32Array) {
@@ -105,8 +105,14 @@ export class FreeIndex {
     else words[i >>> 5]! &= ~(1 << (i & 31));
     const population = (this.population[count] ?? 0) + (on ? 1 : -1);
     this.population[count] = population;
-    // A count appearing or vanishing changes the ascending list (rare: node sizes are few).
-    if ((on && population === 1) || population === 0) this.counts = this.population.flatMap((p, c) => (p > 0 ? [c] : []));
+    // A count appearing or vanishing changes the ascending list, in place.
+    if (on && population === 1) {
+      let k = this.counts.length;
+      while (k > 0 && this.counts[k - 1]! > count) k--;
+      this.counts.splice(k, 0, count);
+    } else if (population === 0) {
+      this.counts.splice(this.counts.indexOf(count), 1);
+    }
   }
 }
 
