@@ -130,12 +130,20 @@ export class Select {
 
   /** select_g_job_test → select_p_job_test, its answer checked against the candidates. */
   async jobTest(args: SelectJobTestArgs): Promise<SelectJobTestResult> {
+    return this.testJob(args);
+  }
+
+  // jobTest, without waiting when the plugin answers at once.
+  private testJob(args: SelectJobTestArgs): MaybePromise<SelectJobTestResult> {
     const candidates = args.bitmap;
     // The plugin's copy of the candidates, made only if it changes them (Slurm's job_test writes its answer there).
-    const result = await this.call('select_p_job_test', { ...args, bitmap: candidates.lazyCopy() });
-    const problem = jobTestProblem(result, args, candidates);
-    if (problem !== undefined) this.refuse('select_p_job_test', problem);
-    return result;
+    const answer = this.invoke('select_p_job_test', { ...args, bitmap: candidates.lazyCopy() });
+    const checked = (result: SelectJobTestResult) => {
+      const problem = jobTestProblem(result, args, candidates);
+      if (problem !== undefined) this.refuse('select_p_job_test', problem);
+      return result;
+    };
+    return isPromise(answer) ? answer.then(checked) : checked(answer);
   }
 
   /**
@@ -152,7 +160,9 @@ export class Select {
     counts: NodeCountArgs = nodeCountsOf(job),
     preemptees: readonly job_record_t[] | null = null,
   ): Promise<AllocateResult> {
-    const now = await this.jobTest({ ...this.testArgs(job, candidates, counts, SELECT_MODE_RUN_NOW), preemptee_candidates: preemptees });
+    // A plugin that answers at once is not waited for: a pass places thousands of jobs.
+    const testing = this.testJob({ ...this.testArgs(job, candidates, counts, SELECT_MODE_RUN_NOW), preemptee_candidates: preemptees });
+    const now = isPromise(testing) ? await testing : testing;
     if (now.nodes !== undefined && now.preempted !== undefined && now.preempted.length > 0) {
       return { status: 'preempt', victims: now.preempted };
     }
@@ -167,10 +177,13 @@ export class Select {
       nodes: this.hostlist(now.nodes),
       job_resrcs: now.job_resources ?? null,
     };
-    const rc = await this.jobBegin(started);
+    const beginning = this.beginJob(started);
+    const rc = isPromise(beginning) ? await beginning : beginning;
     if (rc !== SLURM_SUCCESS) return { status: 'pending', rc, reason: 'Resources' };
-    await this.nodeinfoSetJobs([started]);
-    await this.waitReady(started);
+    const set = this.invoke('select_p_select_nodeinfo_set', started);
+    if (isPromise(set)) await set;
+    const asked = this.invoke('select_p_job_ready', started);
+    if (!(isPromise(asked) ? await asked : asked)) await this.waitReady(started);
     started.job_resrcs ??= wholeNodes(job, now.nodes, this.nodes);
     return { status: 'allocated', job: started, job_resources: started.job_resrcs };
   }
@@ -201,12 +214,20 @@ export class Select {
 
   /** select_g_job_begin → select_p_job_begin; a job_resrcs it sets must match node_bitmap. */
   async jobBegin(job: job_record_t): Promise<Rc> {
-    const rc = await this.call('select_p_job_begin', job);
-    if (rc === SLURM_SUCCESS && job.job_resrcs && job.node_bitmap) {
-      const problem = jobResourcesProblem(job.job_resrcs, job.node_bitmap);
-      if (problem !== undefined) this.refuse('select_p_job_begin', problem);
-    }
-    return rc;
+    return this.beginJob(job);
+  }
+
+  // jobBegin, without waiting when the plugin answers at once.
+  private beginJob(job: job_record_t): MaybePromise<Rc> {
+    const checked = (rc: Rc) => {
+      if (rc === SLURM_SUCCESS && job.job_resrcs && job.node_bitmap) {
+        const problem = jobResourcesProblem(job.job_resrcs, job.node_bitmap);
+        if (problem !== undefined) this.refuse('select_p_job_begin', problem);
+      }
+      return rc;
+    };
+    const rc = this.invoke('select_p_job_begin', job);
+    return isPromise(rc) ? rc.then(checked) : checked(rc);
   }
 
   /** select_g_job_ready → select_p_job_ready. */
@@ -310,16 +331,34 @@ export class Select {
    * a throw becomes a PluginError naming the plugin and hook.
    */
   async call<K extends SelectHook>(hook: K, ...args: Parameters<HookFn<K>>): Promise<Awaited<ReturnType<HookFn<K>>>> {
+    return this.invoke(hook, ...args);
+  }
+
+  // call(), answering at once when the hook does (no promise): the scheduling pass's hooks
+  // run thousands of times a pass, and each promise and microtask shows there.
+  private invoke<K extends SelectHook>(hook: K, ...args: Parameters<HookFn<K>>): MaybePromise<Awaited<ReturnType<HookFn<K>>>> {
     if (this.refused) throw this.refused;
     const fn = (this.ops[hook] ?? (selectDefaults as Partial<SelectOps>)[hook]) as (...a: unknown[]) => unknown;
+    let answer: unknown;
     try {
-      return (await fn.apply(this.ops, args)) as Awaited<ReturnType<HookFn<K>>>;
+      answer = fn.apply(this.ops, args);
     } catch (error) {
-      throw new PluginError(this.options.pluginType, `crashed: ${error instanceof Error ? error.message : String(error)}`, {
-        hook,
-        cause: error,
-      });
+      throw this.crashed(hook, error);
     }
+    if (!isPromise(answer)) return answer as Awaited<ReturnType<HookFn<K>>>;
+    return answer.then(
+      (value) => value as Awaited<ReturnType<HookFn<K>>>,
+      (error: unknown) => {
+        throw this.crashed(hook, error);
+      },
+    );
+  }
+
+  private crashed(hook: SelectHook, error: unknown): PluginError {
+    return new PluginError(this.options.pluginType, `crashed: ${error instanceof Error ? error.message : String(error)}`, {
+      hook,
+      cause: error,
+    });
   }
 
   // select_p_select_nodeinfo_set for each job: after it was scheduled or recovered at start.
@@ -335,14 +374,15 @@ export class Select {
     return { job, bitmap, ...counts, mode, preemptee_candidates: null, exc_core_bitmap: null };
   }
 
+  // After select_p_job_ready said no: asks again every readyPollMs until it says yes.
   private async waitReady(job: job_record_t): Promise<void> {
     const deadline = Date.now() + (this.options.readyTimeoutMs ?? 60_000);
-    while (!(await this.jobReady(job))) {
+    do {
       if (Date.now() >= deadline) {
         throw new PluginError(this.options.pluginType, `job ${job.job_id} not ready in time`, { hook: 'select_p_job_ready' });
       }
       await new Promise((resolve) => setTimeout(resolve, this.options.readyPollMs ?? 100));
-    }
+    } while (!(await this.jobReady(job)));
   }
 
   private hostlist(bits: Bitstr): string {
@@ -380,4 +420,12 @@ function wholeNodes(job: job_record_t, nodes: Bitstr, table: readonly node_recor
     gres_allocated: picked.map(() => job.gres_list.map((g) => ({ ...g }))),
     whole_node: true,
   };
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+// A hook's answer is a promise when the plugin is async (a third-party one may be); only
+// then is it awaited (an `await` of a plain value costs a microtask all the same).
+function isPromise<T>(value: MaybePromise<T> | unknown): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

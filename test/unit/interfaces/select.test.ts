@@ -168,6 +168,29 @@ describe('Select facade', () => {
     expect(error.cause).toBeInstanceOf(TypeError);
   });
 
+  it('waits for a plugin whose hooks answer with promises, and reports their rejections as crashes', async () => {
+    const calls: string[] = [];
+    const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 1));
+    const ops: SelectOps = {
+      ...fixturePlugin(() => ({ rc: SLURM_SUCCESS })),
+      select_p_job_test: ((args: SelectJobTestArgs) => (calls.push('job_test'), later({ rc: SLURM_SUCCESS, nodes: bits(4, [args.bitmap.ffs()]) }))) as unknown as SelectOps['select_p_job_test'],
+      select_p_job_begin: ((job: job_record_t) => (calls.push(`job_begin ${job.nodes}`), later(SLURM_SUCCESS))) as unknown as SelectOps['select_p_job_begin'],
+      select_p_select_nodeinfo_set: (() => (calls.push('nodeinfo_set'), later(SLURM_SUCCESS))) as unknown as SelectOps['select_p_select_nodeinfo_set'],
+      select_p_job_ready: (() => (calls.push('job_ready'), later(true))) as unknown as SelectOps['select_p_job_ready'],
+    };
+    const select = new Select(ops, { pluginType: 'select/async' });
+    await select.nodeInit(nodes);
+    const got = await select.allocate(makeJob(), bits(4, [2, 3]), allBits(4));
+    expect(got.status).toBe('allocated');
+    expect((got as { job: job_record_t }).job.nodes).toBe('n3');
+    expect(calls).toEqual(['job_test', 'job_begin n3', 'nodeinfo_set', 'job_ready']);
+
+    const failing = new Select({ ...ops, select_p_job_test: (() => Promise.reject(new RangeError('later boom'))) as unknown as SelectOps['select_p_job_test'] }, { pluginType: 'select/async' });
+    const error = await caught(() => failing.allocate(makeJob(), allBits(4), allBits(4)));
+    expect(error.message).toBe('select/async: select_p_job_test: crashed: later boom');
+    expect(error.cause).toBeInstanceOf(RangeError);
+  });
+
   describe('allocate with select/cons_tres', () => {
     let select: Select;
     beforeEach(async () => {
