@@ -134,8 +134,10 @@ function availWith(required: Bitstr, r: SelectRequest, cand: Bitstr, counts: Nod
 function allocate(r: SelectRequest, chosen: Map<number, number>, usage: Usage): Allocation | null {
   const jobLeft = r.gresPerJob.map((g) => g.count);
   const nodes: NodeAlloc[] = [];
+  const offered: number[] = [];
+  for (const cpus of chosen.values()) offered.push(cpus);
   const kept = distributeCpus({
-    avail: [...chosen.values()],
+    avail: offered,
     cpusPerTask: r.cpusPerTask,
     ntasksPerNode: r.ntasksPerNode,
     overcommit: r.overcommit,

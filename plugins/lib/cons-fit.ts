@@ -221,14 +221,22 @@ function consecutiveSets(a: ConsFitArgs, avail: Int32Array, items: FitItems): Co
 }
 
 // The sets of a plain job: the runs of open nodes, their figures from the free-CPU index.
+// The set objects are kept for the next placement (consFit lets none escape): a pass places
+// thousands of jobs over a dozen runs each.
 function plainSets(a: ConsFitArgs, nodes: PlainNodes): ConsecSet[] {
-  const sets: ConsecSet[] = [];
+  let count = 0;
   nodes.forEachRun((start, end) => {
-    const set = { start, end, req: -1, cpus: nodes.sum(start, end), nodes: end - start + 1, most: nodes.max(start, end), weight: a.weight(start), gres: [], first: 0, last: 0 };
-    sets.push(set);
+    const set = (plainPool[count++] ??= { start: 0, end: -1, req: -1, cpus: 0, nodes: 0, most: 0, weight: 0, gres: [], first: 0, last: 0 });
+    set.start = start;
+    set.end = end;
+    set.cpus = nodes.sum(start, end);
+    set.nodes = end - start + 1;
+    set.most = nodes.max(start, end);
+    set.weight = a.weight(start);
   });
-  return sets;
+  return plainPool.slice(0, count);
 }
+const plainPool: ConsecSet[] = [];
 
 // consecutiveSets without required nodes, from the usable items alone: a gap between two of
 // them (unusable nodes) or a change of weight ends a set, as the walk over every node would.

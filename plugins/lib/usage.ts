@@ -259,7 +259,8 @@ export class Usage {
       this.mem[i] === this.mem[j] &&
       this.owned[i] === this.owned[j] &&
       (this.jobCount[i] === 0) === (this.jobCount[j] === 0) &&
-      sameUnits(this.gres.get(i), this.gres.get(j));
+      // Nodes of one kind: without gres (most nodes), no units to compare.
+      (this.catalog[i]!.gresUnits.size === 0 || sameUnits(this.gres.get(i), this.gres.get(j)));
     if (same) this.alikeWords[i >>> 5]! |= 1 << (i & 31);
     else this.alikeWords[i >>> 5]! &= ~(1 << (i & 31));
   }

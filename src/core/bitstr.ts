@@ -25,11 +25,20 @@ function checkSize(nbits: number): void {
 
 const NO_WORDS = new Uint32Array(0);
 
+/** A bitmap's figures once counted; -1 until then. */
+interface Memo {
+  count: number;
+  hash: number;
+}
+
 export class Bitstr {
   #size: number;
   #words: Uint32Array;
   // Shares its words with the bitmap it was made from until it first changes (lazyCopy).
   #shared = false;
+  // What was worked out of the words (set count, hash), shared by the bitmaps sharing them
+  // (lazyCopy) and dropped at any change: a pass asks the same bitmaps again and again.
+  #memo: Memo | undefined;
 
   constructor(nbits: number) {
     checkSize(nbits);
@@ -63,6 +72,7 @@ export class Bitstr {
 
   // Before any change: a lazy copy takes its own words now.
   #writable(): void {
+    this.#memo = undefined;
     if (this.#shared) {
       this.#words = this.#words.slice();
       this.#shared = false;
@@ -79,6 +89,7 @@ export class Bitstr {
     twin.#size = this.#size;
     twin.#words = this.#words;
     twin.#shared = true;
+    twin.#memo = this.#memo ??= { count: -1, hash: -1 };
     return twin;
   }
 
@@ -171,6 +182,7 @@ export class Bitstr {
 
   /** Number of set bits (bit_set_count). */
   setCount(): number {
+    if (this.#memo !== undefined && this.#memo.count >= 0) return this.#memo.count;
     let count = 0;
     const words = this.#words;
     // Node sets are mostly sparse: empty words cost a test only.
@@ -178,6 +190,7 @@ export class Bitstr {
       const x = words[w]!;
       if (x !== 0) count += popcount(x);
     }
+    (this.#memo ??= { count: -1, hash: -1 }).count = count;
     return count;
   }
 
@@ -275,9 +288,11 @@ export class Bitstr {
    * contents: equal bitmaps hash alike; unequal ones may too, so compare with equal() after.
    */
   hash(): number {
+    if (this.#memo !== undefined && this.#memo.hash >= 0) return this.#memo.hash;
     let h = Math.imul(0x811c9dc5 ^ this.#size, 0x01000193);
     const words = this.#words;
     for (let w = 0; w < words.length; w++) h = Math.imul(h ^ words[w]!, 0x01000193);
+    (this.#memo ??= { count: -1, hash: -1 }).hash = h >>> 0;
     return h >>> 0;
   }
 

@@ -19,8 +19,8 @@ export class PassCache {
   // (a sched plugin hands one per job; formatting 10,000 bits per job costs more than select).
   private readonly avails = new Map<number, { bits: Bitstr; name: string }[]>();
   private availCount = 0;
-  // Each job's key but for `avail`, worked out once a pass (a job is looked up several times).
-  private readonly shapes = new WeakMap<job_record_t, string | null>();
+  // Each job's key but for `avail`, worked out once a pass (a job is looked up several times), by job id.
+  private readonly shapes = new Map<number, string | null>();
 
   constructor(
     /** Reservations exist: a job's time limit decides which nodes it may use. */
@@ -60,22 +60,15 @@ export class PassCache {
 
   // The job's key but for `avail`, or null for a job whose answers are its own.
   private shapeOf(record: job_record_t, reserved: boolean): string | null {
-    let shape = this.shapes.get(record);
-    if (shape === undefined) this.shapes.set(record, (shape = shapeKey(record, this.timeMatters, reserved) ?? null));
+    let shape = this.shapes.get(record.job_id);
+    if (shape === undefined) this.shapes.set(record.job_id, (shape = shapeKey(record, this.timeMatters, reserved) ?? null));
     return shape;
   }
 
-  // The name each avail bitmap got, by object: a job is looked up several times with one.
-  private readonly named = new WeakMap<Bitstr, string>();
-
-  // '*' for no limit, else the same name for bitmaps with the same bits.
+  // '*' for no limit, else the same name for bitmaps with the same bits (found by hash, which
+  // a bitmap keeps until it changes, and its lazy copies share).
   private availName(avail: Bitstr | undefined): string {
-    if (avail === undefined) return '*';
-    const known = this.named.get(avail);
-    if (known !== undefined) return known;
-    const name = this.nameByBits(avail);
-    this.named.set(avail, name);
-    return name;
+    return avail === undefined ? '*' : this.nameByBits(avail);
   }
 
   private nameByBits(avail: Bitstr): string {

@@ -47,7 +47,7 @@ export function jobResourcesProblem(res: job_resources_t, nodes: Bitstr): string
 }
 
 function isBitstr(value: unknown): value is Bitstr {
-  return typeof value === 'object' && value !== null && typeof (value as Bitstr).test === 'function';
+  return value instanceof Bitstr || (typeof value === 'object' && value !== null && typeof (value as Bitstr).test === 'function');
 }
 
 // Bitmaps of the host's own Bitstr class are compared a word at a time; a plugin bundle may

@@ -388,6 +388,8 @@ export class Select {
   private hostlist(bits: Bitstr): string {
     const names: string[] = [];
     for (let i = bits.nextSet(0); i >= 0; i = bits.nextSet(i + 1)) names.push(this.nodes[i]?.name ?? String(i));
+    // One node (most jobs): its name is its hostlist.
+    if (names.length === 1) return names[0]!;
     return names.length === 0 ? '' : compressHostlistSorted(names);
   }
 

@@ -362,6 +362,42 @@ describe('Bitstr lazyCopy, hash, readWords', () => {
     expect(withBits(70, 1).hash()).not.toBe(withBits(71, 1).hash());
   });
 
+  it('setCount and hash, kept between changes, follow every changing method, in the source and in its lazy copies', () => {
+    const changes: ((b: Bitstr) => unknown)[] = [
+      (b) => b.set(1),
+      (b) => b.clear(3),
+      (b) => b.nset(5, 9),
+      (b) => b.nclear(0, 4),
+      (b) => b.setAll(),
+      (b) => b.clearAll(),
+      (b) => b.and(withBits(70, 3)),
+      (b) => b.or(withBits(70, 60)),
+      (b) => b.andNot(withBits(70, 3)),
+      (b) => b.not(),
+      (b) => b.resize(80),
+    ];
+    // What a fresh bitmap with the same bits answers.
+    const fresh = (b: Bitstr) => Bitstr.fromBytes(b.size, b.toBytes());
+    for (const change of changes) {
+      for (const changed of ['source', 'copy'] as const) {
+        const source = withBits(70, 3, 40, 69);
+        // Counted and hashed before the copy is made, and by the copy after.
+        expect(source.setCount()).toBe(3);
+        const lazy = source.lazyCopy();
+        expect(lazy.setCount()).toBe(3);
+        expect(lazy.hash()).toBe(source.hash());
+        const target = changed === 'source' ? source : lazy;
+        change(target);
+        expect(target.setCount()).toBe(fresh(target).setCount());
+        expect(target.hash()).toBe(fresh(target).hash());
+        if (changed === 'copy') {
+          expect(source.setCount()).toBe(3);
+          expect(source.hash()).toBe(withBits(70, 3, 40, 69).hash());
+        }
+      }
+    }
+  });
+
   it('readWords fills the given words without making new ones', () => {
     const into = new Uint32Array(3);
     const words = withBits(70, 0, 33, 69).readWords(into);
