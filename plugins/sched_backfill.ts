@@ -48,6 +48,10 @@ function endIfStartedNow(job: job_record_t, now: number): number {
 class Reservations {
   private readonly byStart = new Map<number, Bitstr>();
   private readonly availByEnd = new Map<number, Bitstr>();
+  // The node sets already merged, by start and hash: jobs of one shape get the same plan
+  // (lazy copies of one bitmap, whose hash is kept and which compare equal at once), so most
+  // are found here instead of being compared with the union a word at a time.
+  private readonly merged = new Map<number, Map<number, Bitstr[]>>();
   first: number | undefined;
 
   get size(): number {
@@ -56,6 +60,13 @@ class Reservations {
 
   add(job: number, nodes: Bitstr, start: number): void {
     this.first ??= job;
+    let byHash = this.merged.get(start);
+    if (byHash === undefined) this.merged.set(start, (byHash = new Map()));
+    const hash = nodes.hash();
+    const same = byHash.get(hash);
+    if (same?.some((known) => known.equal(nodes))) return;
+    if (same === undefined) byHash.set(hash, [nodes]);
+    else same.push(nodes);
     const held = this.byStart.get(start);
     if (held !== undefined && nodes.isSubsetOf(held)) return;
     if (held === undefined) this.byStart.set(start, nodes.copy());
