@@ -8,6 +8,10 @@
 //   backfill    half the running jobs end, then one sched/backfill pass over every pending job:
 //               the pass's time (the "full pass") and its placements per second;
 //   rescan      one more backfill pass with nothing freed: the cost of looking alone.
+// The floor, measured in the same process: the same jobs in the same order placed by a bare
+// next-fit loop over an array of free CPUs per node (no controller, plugin or records), until
+// one does not fit; the main loop's rate is printed as a fraction of it, which moves less
+// from machine to machine than the rate itself.
 // The pass reports its parts itself (schedulePass's PassStats, as Slurm's sdiag does).
 // Prints figures, never passes or fails. TSLURM_BENCH_JOBS changes the job count.
 import { spawnSync } from 'node:child_process';
@@ -33,6 +37,9 @@ if (process.argv[2] === '--child') {
     console.log(`${select}`);
     const parts = (p) => `queue scan ${p.queueMs.toFixed(0)} ms, sched ${p.schedMs.toFixed(0)} ms, estimates ${p.estimateMs.toFixed(0)} ms`;
     console.log(`  main loop (builtin)   ${fmtRate(r.main.placed, r.main.schedMs)}   ${r.main.placed} jobs placed; whole pass ${r.main.ms.toFixed(0)} ms (${parts(r.main)})`);
+    const floorRate = r.floor.placed / (r.floor.ms / 1000);
+    const mainRate = r.main.placed / (r.main.schedMs / 1000);
+    console.log(`  floor (bare next-fit) ${fmtRate(r.floor.placed, r.floor.ms)}   ${r.floor.placed} jobs placed; the main loop runs at 1/${(floorRate / mainRate).toFixed(0)} of it`);
     console.log(
       `  backfill pass         ${fmtRate(r.backfill.placed, r.backfill.schedMs)}   ${r.backfill.placed} placed; full pass over ${r.backfill.pending} pending: ${r.backfill.ms.toFixed(0)} ms (${parts(r.backfill)})`,
     );
@@ -73,6 +80,9 @@ async function measure(select) {
     return { ms, placed: running.length - before, pending, queueMs: stats.queueMs, schedMs: stats.schedMs, estimateMs: stats.estimateMs };
   };
 
+  // A few milliseconds each: the median of several runs.
+  const floors = Array.from({ length: 9 }, () => bareNextFit(ctl.table.nodes.map((node) => node.cpus), jobCount));
+  const floor = floors.sort((a, b) => a.ms - b.ms)[4];
   const main = await pass();
   // Half the running jobs end (every other one), a minute later.
   now += 60;
@@ -84,7 +94,42 @@ async function measure(select) {
   const backfill = await pass();
   const rescan = await pass();
   await host.close();
-  return { main, backfill, rescan, setupMs, maxRssKb: process.resourceUsage().maxRSS };
+  return { main, floor, backfill, rescan, setupMs, maxRssKb: process.resourceUsage().maxRSS };
+}
+
+// The floor: each job of the same stream takes CPUs from the nodes at and after a cursor
+// (whole idle nodes for --exclusive; -N nodes with their share of the tasks' CPUs each; else
+// free CPUs wherever they are), the cursor moving past full nodes, until a job finds none.
+function bareNextFit(cpus, count) {
+  const free = Int32Array.from(cpus);
+  const random = mulberry32(42);
+  const shapes = Array.from({ length: count }, () => shapeOf(random));
+  const start = performance.now();
+  let cursor = 0;
+  let placed = 0;
+  for (const shape of shapes) {
+    while (cursor < free.length && free[cursor] === 0) cursor++;
+    const nodes = shape.minNodes ?? 0;
+    const taken = [];
+    if (nodes === 0) {
+      let left = shape.ntasks;
+      for (let i = cursor; i < free.length && left > 0; i++) {
+        const take = Math.min(free[i], left);
+        if (take > 0) taken.push(i, take);
+        left -= take;
+      }
+      if (left > 0) break;
+    } else {
+      const need = shape.exclusive ? -1 : Math.ceil(shape.ntasks / nodes);
+      for (let i = cursor; i < free.length && taken.length < 2 * nodes; i++) {
+        if (need === -1 ? free[i] === cpus[i] : free[i] >= need) taken.push(i, need === -1 ? free[i] : need);
+      }
+      if (taken.length < 2 * nodes) break;
+    }
+    for (let k = 0; k < taken.length; k += 2) free[taken[k]] -= taken[k + 1];
+    placed++;
+  }
+  return { placed, ms: performance.now() - start };
 }
 
 // The mix: single tasks, multi-task jobs on one or a few nodes, wide jobs up to 64 nodes,
