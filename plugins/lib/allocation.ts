@@ -1,7 +1,8 @@
 // One job's allocation as the select plugins record it, and its conversion to and from
 // Slurm's job_resources_t.
 import type { gres_spec_t, job_resources_t } from '../../src/plugin-api/records.js';
-import { bitsOf, setBits } from './bits.js';
+import { Bitstr } from '../../src/core/bitstr.js';
+import { setBits } from './bits.js';
 import type { NodeCatalog } from './catalog.js';
 
 /** Gres units given on one node: the unit indices of one name (see gres_spec_t.indices). */
@@ -30,16 +31,22 @@ export interface Allocation {
 
 /** The job_resources_t of an allocation, for a table of `nodeCount` nodes. */
 export function toJobResources(alloc: Allocation, nodeCount: number): job_resources_t {
-  const cpus = alloc.nodes.map((n) => n.cpus);
-  return {
-    nhosts: alloc.nodes.length,
-    node_bitmap: bitsOf(nodeCount, alloc.nodes.map((n) => n.index)),
-    ncpus: cpus.reduce((a, b) => a + b, 0),
-    cpus,
-    memory_allocated: alloc.nodes.map((n) => n.mem),
-    gres_allocated: alloc.nodes.map((n) => n.gres.map(gresSpec)),
-    whole_node: alloc.whole,
-  };
+  // One walk over the nodes (a pass converts thousands of allocations).
+  const count = alloc.nodes.length;
+  const cpus: number[] = [];
+  const memory: number[] = [];
+  const gres: gres_spec_t[][] = [];
+  const bits = new Bitstr(nodeCount);
+  let ncpus = 0;
+  for (let k = 0; k < count; k++) {
+    const n = alloc.nodes[k]!;
+    cpus.push(n.cpus);
+    memory.push(n.mem);
+    gres.push(n.gres.length === 0 ? [] : n.gres.map(gresSpec));
+    bits.set(n.index);
+    ncpus += n.cpus;
+  }
+  return { nhosts: count, node_bitmap: bits, ncpus, cpus, memory_allocated: memory, gres_allocated: gres, whole_node: alloc.whole };
 }
 
 function gresSpec(units: GresUnits): gres_spec_t {

@@ -150,8 +150,7 @@ interface Candidates {
  * reservations allow (`configured`: its reservation's nodes only, whatever their state).
  * A job with none of these gets the pass's shared bitmaps, unchanged and uncopied.
  */
-function candidatesFor(ctl: Controller, record: job_record_t, nodes: PassNodes, avail?: Bitstr): Candidates {
-  const job = ctl.jobs.get(record.job_id);
+function candidatesFor(ctl: Controller, job: CtldJob | undefined, record: job_record_t, nodes: PassNodes, avail?: Bitstr): Candidates {
   const limits = job ? reservationLimits(ctl, job, ctl.now()) : undefined;
   const excluded = record.details.exc_node_bitmap;
   const only = limits?.only ?? null;
@@ -191,7 +190,7 @@ async function pendingReason(ctl: Controller, job: CtldJob, usable: Bitstr, now:
 }
 
 async function willRun(ctl: Controller, record: job_record_t, nodes: PassNodes, avail?: Bitstr): Promise<SchedWillRunResult> {
-  const { now } = candidatesFor(ctl, record, nodes, avail);
+  const { now } = candidatesFor(ctl, ctl.jobs.get(record.job_id), record, nodes, avail);
   const answer = await ctl.select.willRun(record, now);
   if (answer.nodes === undefined) return { rc: answer.rc };
   return { rc: SLURM_SUCCESS, start_time: answer.start_time ?? ctl.now(), nodes: answer.nodes };
@@ -215,7 +214,7 @@ async function start(
     job.reason = known.reason;
     return known;
   }
-  const { now, configured, maint } = candidatesFor(ctl, job.record, nodes, avail);
+  const { now, configured, maint } = candidatesFor(ctl, job, job.record, nodes, avail);
   let result = await ctl.select.allocate(job.record, now, configured, undefined, preemptionCandidates(ctl, job, now));
   if (result.status === 'preempt') {
     const freed = await preemptJobs(ctl, launcher, job, result.victims);
