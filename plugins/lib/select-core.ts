@@ -74,7 +74,7 @@ export class SelectCore {
    * The allocation of the last RUN_NOW answer and the job_resources given with it: the host
    * normally begins that job next, and job_begin then takes it as it is.
    */
-  private offered: { alloc: Allocation; job_resources: job_resources_t; nodes: Bitstr } | undefined;
+  private offered: { alloc: Allocation; job_resources: job_resources_t; nodes: Bitstr; usage: Usage; version: number } | undefined;
   /** WILL_RUN's running jobs in end order, until a job starts, ends, is suspended or resumed. */
   private endingSorted: Running[] | undefined;
   /** WILL_RUN's kept usages: after the first k jobs of endingSorted have ended, by k. */
@@ -176,7 +176,7 @@ export class SelectCore {
       if (alloc) {
         const job_resources = toJobResources(alloc, this.catalog.length);
         const nodes = job_resources.node_bitmap.lazyCopy();
-        this.offered = { alloc, job_resources, nodes };
+        this.offered = { alloc, job_resources, nodes, usage: this.usage, version: this.usage.version };
         return { rc: SLURM_SUCCESS, nodes, job_resources };
       }
       const preempting = this.preemptees(args.preemptee_candidates ?? [], attempt);
@@ -198,7 +198,9 @@ export class SelectCore {
     this.offered = undefined;
     // Unchanged since job_test gave them (same object, same nodes): no need to read them back.
     if (offered && job.job_resrcs === offered.job_resources && offered.alloc.jobId === job.job_id && (job.node_bitmap === offered.nodes || sameBits(job.node_bitmap, offered.job_resources.node_bitmap))) {
-      if (!this.usage.fits(offered.alloc)) return errnoValue('ESLURM_NODES_BUSY');
+      // Nothing changed since it was worked out: it fits as it did then.
+      const unchanged = offered.usage === this.usage && offered.version === this.usage.version;
+      if (!unchanged && !this.usage.fits(offered.alloc)) return errnoValue('ESLURM_NODES_BUSY');
       this.record(job, offered.alloc, offered.job_resources);
       return SLURM_SUCCESS;
     }

@@ -24,6 +24,8 @@ export class Usage {
   private freeIndex: FreeIndex | undefined;
   private gresIndex: GresFreeIndex | undefined;
   private indexable = true;
+  /** Counts the changes (jobs added and removed): an answer worked out at one count still holds at the same. */
+  version = 0;
 
   private constructor(
     private readonly catalog: readonly NodeCatalog[],
@@ -242,6 +244,7 @@ export class Usage {
   }
 
   private apply(alloc: Allocation, sign: 1 | -1): void {
+    this.version++;
     this.update(alloc, sign);
     for (const n of alloc.nodes) {
       this.setAlike(n.index);

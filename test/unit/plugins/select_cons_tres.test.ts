@@ -107,6 +107,19 @@ describe('select/cons_tres', () => {
     expect(indicesOf(e.nodes!)).toEqual([0, 2]);
   });
 
+  it('job_begin refuses what job_test offered when resources were taken in between (a job resumed)', async () => {
+    const held = await start(plugin, makeJob({ num_tasks: 4 }, { job_id: 1 }), allBits(3));
+    expect(plugin.select_p_job_suspend!(held, true)).toBe(SLURM_SUCCESS);
+    // All 12 CPUs are free while job 1 is suspended: job 2 is offered all three nodes.
+    const wide = makeJob({ num_tasks: 12 }, { job_id: 2 });
+    const offer = await plugin.select_p_job_test(testArgs(wide, allBits(3)));
+    expect(indicesOf(offer.nodes!)).toEqual([0, 1, 2]);
+    expect(plugin.select_p_job_resume!(held, true)).toBe(SLURM_SUCCESS);
+    expect(await plugin.select_p_job_begin({ ...wide, node_bitmap: offer.nodes!, job_resrcs: offer.job_resources ?? null })).toBe(BUSY);
+    // Asked again, it waits for job 1.
+    expect((await plugin.select_p_job_test(testArgs(wide, allBits(3)))).rc).toBe(BUSY);
+  });
+
   it('--exclusive takes only empty nodes and shares them with nobody', async () => {
     plugin = await loadPlugin('select_cons_tres', makeNodes(2));
     await start(plugin, makeJob({ num_tasks: 1 }), allBits(2));
