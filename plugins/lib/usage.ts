@@ -41,8 +41,9 @@ export class Usage {
     private readonly alikeWords: Uint32Array,
     // Per node, the last index of the run of nodes of its kind (shared by clones).
     private readonly kindEnd: Int32Array,
-    // Bit i: node i's weight differs from node i - 1's (shared by clones).
-    private readonly weightBreaks: Uint32Array,
+    // The nodes whose weight differs from the node before's, ascending (shared by clones): a
+    // cluster has few of them, so a run is cut at them without scanning its nodes.
+    private readonly weightBreaks: Int32Array,
   ) {}
 
   /** No job anywhere. */
@@ -56,12 +57,12 @@ export class Usage {
     }
     const kindEnd = kindRunEnds(catalog);
     const alike = new Uint32Array((n + 31) >>> 5);
-    const breaks = new Uint32Array((n + 31) >>> 5);
+    const breaks: number[] = [];
     for (let i = 1; i < n; i++) {
       if (kindEnd[i - 1]! >= i) alike[i >>> 5]! |= 1 << (i & 31);
-      if (catalog[i]!.weight !== catalog[i - 1]!.weight) breaks[i >>> 5]! |= 1 << (i & 31);
+      if (catalog[i]!.weight !== catalog[i - 1]!.weight) breaks.push(i);
     }
-    return new Usage(catalog, new Int32Array(n), new Float64Array(n), new Int32Array(n), new Uint8Array(n), new Map(), open, idle, alike, kindEnd, breaks);
+    return new Usage(catalog, new Int32Array(n), new Float64Array(n), new Int32Array(n), new Uint8Array(n), new Map(), open, idle, alike, kindEnd, Int32Array.from(breaks));
   }
 
   /**
@@ -104,13 +105,16 @@ export class Usage {
     // and with that many CPUs free (an open node has at least one).
     for (const spec of gres) this.freeGresIndex()!.narrow(within, spec.name, spec.count);
     if (leastCpus > 1) this.freeCpuIndex()!.narrowAtLeast(within, leastCpus);
+    const breaks = this.weightBreaks;
+    let k = 0; // the first break after the run's start (runs come in ascending order)
     for (let i = nextInBoth(within, within, 0, size); i >= 0; ) {
       const end = runEndInBoth(within, within, i, size);
       let from = i;
       if (!contiguous) {
-        for (let b = nextInBoth(this.weightBreaks, this.weightBreaks, from + 1, end + 1); b !== -1; b = nextInBoth(this.weightBreaks, this.weightBreaks, b + 1, end + 1)) {
-          visit(from, b - 1);
-          from = b;
+        while (k < breaks.length && breaks[k]! <= from) k++;
+        for (; k < breaks.length && breaks[k]! <= end; k++) {
+          visit(from, breaks[k]! - 1);
+          from = breaks[k]!;
         }
       }
       visit(from, end);
