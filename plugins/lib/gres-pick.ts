@@ -14,22 +14,32 @@ export class NodeGresPick {
 
   /** Takes up to `count` free units of `spec`; returns how many it took. */
   take(spec: gres_spec_t, count: number): number {
-    const mine = this.taken.get(spec.name) ?? [];
-    const units = this.usage.freeUnitList(this.i, spec).filter((k) => !mine.includes(k)).slice(0, count);
-    this.taken.set(spec.name, [...mine, ...units]);
+    const mine = this.taken.get(spec.name);
+    const free = this.usage.freeUnitList(this.i, spec);
+    const units = (mine === undefined ? free : free.filter((k) => !mine.includes(k))).slice(0, count);
+    this.taken.set(spec.name, mine === undefined ? units : [...mine, ...units]);
     return units.length;
   }
 
   /** The units taken, one entry per gres name; `type` set when all its units share one. */
   result(): GresUnits[] {
     const types = this.usage.node(this.i).gresUnits;
-    return [...this.taken]
-      .filter(([, indices]) => indices.length > 0)
-      .map(([name, indices]) => {
-        const sorted = [...indices].sort((a, b) => a - b);
-        const unitTypes = sorted.map((k) => types.get(name)?.[k]);
-        const type = unitTypes.every((t) => t === unitTypes[0]) ? unitTypes[0] : undefined;
-        return type === undefined ? { name, indices: sorted } : { name, type, indices: sorted };
-      });
+    const out: GresUnits[] = [];
+    for (const [name, indices] of this.taken) {
+      if (indices.length === 0) continue;
+      // One request per name (the usual case) took its units in ascending order already.
+      const sorted = isAscending(indices) ? indices : [...indices].sort((a, b) => a - b);
+      const unitTypes = types.get(name);
+      const first = unitTypes?.[sorted[0]!];
+      let type = first;
+      for (const k of sorted) if (unitTypes?.[k] !== first) type = undefined;
+      out.push(type === undefined ? { name, indices: sorted } : { name, type, indices: sorted });
+    }
+    return out;
   }
+}
+
+function isAscending(list: readonly number[]): boolean {
+  for (let k = 1; k < list.length; k++) if (list[k]! < list[k - 1]!) return false;
+  return true;
 }
