@@ -3,7 +3,8 @@
 // cons-engine.ts). It answers what cons_tres's node choice asks of a set of consecutive
 // nodes without visiting them: their free CPUs in all (a Fenwick tree), the most one of them
 // has (a max segment tree), and the first node with the fewest free CPUs that still suffice
-// (a bitmap per free-CPU count). A placement then costs in proportion to the sets, not to
+// (a bitmap per free-CPU count); and, for a request that needs K CPUs on a node, the nodes
+// with at least K (a bitmap per K). A placement then costs in proportion to the sets, not to
 // the nodes, of a big cluster.
 export class FreeIndex {
   private readonly size: number;
@@ -18,6 +19,9 @@ export class FreeIndex {
   private readonly byCount: (Uint32Array | undefined)[] = [];
   private readonly population: number[] = [];
   private readonly counts: number[] = [];
+  // K → the nodes with at least K free CPUs (bit i in word i >>> 5), K from 1 to the most any
+  // node has had; a node whose count moves flips its bit in the bitmaps between the two.
+  private readonly atLeast: Uint32Array[] = [];
 
   /** The index of `free` (node i: its free CPUs if open, else 0). */
   constructor(free: Int32Array) {
@@ -36,7 +40,10 @@ export class FreeIndex {
     this.most = new Int32Array(2 * leaves);
     this.most.set(this.free, leaves);
     for (let k = leaves - 1; k >= 1; k--) this.most[k] = Math.max(this.most[2 * k]!, this.most[2 * k + 1]!);
-    for (let i = 0; i < this.size; i++) if (this.free[i]! > 0) this.mark(i, this.free[i]!, true);
+    for (let i = 0; i < this.size; i++) {
+      if (this.free[i]! > 0) this.mark(i, this.free[i]!, true);
+      this.moveAtLeast(i, 0, this.free[i]!);
+    }
   }
 
   /** Free CPUs of node i (0 when it is not open). */
@@ -55,6 +62,7 @@ export class FreeIndex {
     for (k >>= 1; k >= 1; k >>= 1) this.most[k] = Math.max(this.most[2 * k]!, this.most[2 * k + 1]!);
     if (old > 0) this.mark(i, old, false);
     if (value > 0) this.mark(i, value, true);
+    this.moveAtLeast(i, old, value);
   }
 
   /** Free CPUs of nodes start..end in all. */
@@ -84,11 +92,23 @@ export class FreeIndex {
 
   /** Clears in `words` every node with fewer than `least` free CPUs. */
   narrowAtLeast(words: Uint32Array, least: number): void {
-    const kept = this.counts.filter((count) => count >= least).map((count) => this.byCount[count]!);
-    for (let w = 0; w < words.length; w++) {
-      let enough = 0;
-      for (const nodes of kept) enough |= nodes[w]!;
-      words[w]! &= enough;
+    if (least <= 0) return;
+    const enough = this.atLeast[Math.ceil(least)];
+    if (enough === undefined) {
+      words.fill(0);
+      return;
+    }
+    for (let w = 0; w < words.length; w++) words[w]! &= enough[w]!;
+  }
+
+  // Node i's free CPUs went from `from` to `to`: its bit in the at-least bitmaps between them.
+  private moveAtLeast(i: number, from: number, to: number): void {
+    const word = i >>> 5;
+    const bit = 1 << (i & 31);
+    if (to > from) {
+      for (let k = from + 1; k <= to; k++) (this.atLeast[k] ??= new Uint32Array((this.size + 31) >>> 5))[word]! |= bit;
+    } else {
+      for (let k = to + 1; k <= from; k++) this.atLeast[k]![word]! &= ~bit;
     }
   }
 
