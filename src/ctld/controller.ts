@@ -42,6 +42,8 @@ export class Controller implements JobLookup {
   readonly jobs = new Map<number, CtldJob>();
   /** Array job id → its tasks, in task order. */
   readonly arrays = new Map<number, CtldJob[]>();
+  /** Pending jobs that carry an expected start (see expected-start.ts). */
+  readonly estimated = new Set<CtldJob>();
   /** Rebuilt once at start when the select plugin ranks the nodes (select_p_node_ranking). */
   table: NodeTable;
   /** The nodes' live states (drain, down, allocated, ...), kept on the table's records. */

@@ -48,6 +48,13 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
   await resumePreempted(ctl, launcher);
   const eligible: CtldJob[] = [];
   const byRecord = new Map<job_record_t, CtldJob>();
+  // The eligible jobs whose reason is Resources, kept as reasons change: the expected starts
+  // are worked out for them alone, without a walk over the whole queue.
+  const resources = new Set<CtldJob>();
+  const reasonChanged = (job: CtldJob, before: string) => {
+    if (job.reason === 'Resources') resources.add(job);
+    else if (before === 'Resources') resources.delete(job);
+  };
   const pending = ctl.pendingJobs();
   for (const job of pending) {
     const reason = await waitReason(ctl, job, now, launcher);
@@ -55,6 +62,7 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
       if (job.eligibleTime === 0) job.eligibleTime = now;
       eligible.push(job);
       byRecord.set(job.record, job);
+      if (job.reason === 'Resources') resources.add(job);
     } else if (reason !== job.reason) {
       job.reason = reason;
     }
@@ -74,13 +82,19 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
     bit_alloc: () => ctl.table.emptyBitmap(),
     will_run: (record, avail) => cache.plan(record, avail, isReserved(byRecord.get(record)), () => willRun(ctl, record, nodes, avail)),
     start: async (record, avail) => {
-      const result = await start(ctl, launcher, byRecord.get(record), nodes, cache, avail);
+      const job = byRecord.get(record);
+      const before = job?.reason;
+      const result = await start(ctl, launcher, job, nodes, cache, avail);
+      if (job !== undefined && job.reason !== before) reasonChanged(job, before!);
       if (result.nodes !== undefined) stats.started++;
       return result;
     },
     set_reason: (record, reason) => {
       const job = byRecord.get(record);
-      if (job) job.reason = reason;
+      if (job === undefined || job.reason === reason) return;
+      const before = job.reason;
+      job.reason = reason;
+      reasonChanged(job, before);
     },
   };
   const schedBegan = performance.now();
@@ -89,7 +103,7 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
   const estimateBegan = performance.now();
   stats.schedMs = estimateBegan - schedBegan;
   if (rc !== SLURM_SUCCESS) ctl.log.error(`sched: scheduling pass failed (rc ${rc})`);
-  await estimateStarts(eligible, (record) => cache.plan(record, undefined, isReserved(byRecord.get(record)), () => willRun(ctl, record, nodes)), ctl.table);
+  await estimateStarts(resources, ctl.estimated, (record) => cache.plan(record, undefined, isReserved(byRecord.get(record)), () => willRun(ctl, record, nodes)), ctl.table);
   stats.estimateMs = performance.now() - estimateBegan;
   ctl.log.debug(
     `sched: pass: started ${stats.started} of ${stats.eligible} eligible (${stats.pending} pending); ` +
