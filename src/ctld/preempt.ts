@@ -79,8 +79,8 @@ export async function preemptJobs(ctl: Controller, batch: Preemptor, preemptor: 
  * At the start of a pass: jobs suspended by preemption resume once their preemptor no longer
  * runs, if select_p_job_resume can give them their resources back.
  */
-export async function resumePreempted(ctl: Controller, batch: JobSignaller): Promise<void> {
-  for (const job of ctl.runningJobs()) {
+export async function resumePreempted(ctl: Controller, batch: JobSignaller, jobs: Iterable<CtldJob> = ctl.runningJobs()): Promise<void> {
+  for (const job of jobs) {
     if (job.preemptedBy === undefined || (job.record.job_state & JOB_STATE_BASE) !== JOB_SUSPENDED || job.killCause !== undefined) continue;
     const preemptor = ctl.jobs.get(job.preemptedBy);
     if (preemptor !== undefined && holdsResources(preemptor)) continue;
