@@ -328,20 +328,22 @@ describe('speed on 100k bits', () => {
 });
 
 describe('Bitstr lazyCopy, hash, readWords', () => {
+  // Every method that changes a bitmap.
+  const changes: ((b: Bitstr) => unknown)[] = [
+    (b) => b.set(1),
+    (b) => b.clear(3),
+    (b) => b.nset(5, 9),
+    (b) => b.nclear(0, 4),
+    (b) => b.setAll(),
+    (b) => b.clearAll(),
+    (b) => b.and(withBits(70, 3)),
+    (b) => b.or(withBits(70, 60)),
+    (b) => b.andNot(withBits(70, 3)),
+    (b) => b.not(),
+    (b) => b.resize(80),
+  ];
+
   it('a lazy copy reads its source and takes its own bits at its first change, by any changing method', () => {
-    const changes: ((b: Bitstr) => unknown)[] = [
-      (b) => b.set(1),
-      (b) => b.clear(3),
-      (b) => b.nset(5, 9),
-      (b) => b.nclear(0, 4),
-      (b) => b.setAll(),
-      (b) => b.clearAll(),
-      (b) => b.and(withBits(70, 3)),
-      (b) => b.or(withBits(70, 60)),
-      (b) => b.andNot(withBits(70, 3)),
-      (b) => b.not(),
-      (b) => b.resize(80),
-    ];
     for (const change of changes) {
       const source = withBits(70, 3, 40, 69);
       const lazy = source.lazyCopy();
@@ -363,19 +365,6 @@ describe('Bitstr lazyCopy, hash, readWords', () => {
   });
 
   it('setCount and hash, kept between changes, follow every changing method, in the source and in its lazy copies', () => {
-    const changes: ((b: Bitstr) => unknown)[] = [
-      (b) => b.set(1),
-      (b) => b.clear(3),
-      (b) => b.nset(5, 9),
-      (b) => b.nclear(0, 4),
-      (b) => b.setAll(),
-      (b) => b.clearAll(),
-      (b) => b.and(withBits(70, 3)),
-      (b) => b.or(withBits(70, 60)),
-      (b) => b.andNot(withBits(70, 3)),
-      (b) => b.not(),
-      (b) => b.resize(80),
-    ];
     // What a fresh bitmap with the same bits answers.
     const fresh = (b: Bitstr) => Bitstr.fromBytes(b.size, b.toBytes());
     for (const change of changes) {
