@@ -36,8 +36,9 @@ export class Bitstr {
   #words: Uint32Array;
   // Shares its words with the bitmap it was made from until it first changes (lazyCopy).
   #shared = false;
-  // What was worked out of the words (set count, hash), shared by the bitmaps sharing them
-  // (lazyCopy) and dropped at any change: a pass asks the same bitmaps again and again.
+  // What was worked out of the words (set count, hash), shared by the bitmaps made from this
+  // one (lazyCopy, copy) and dropped by any of them when it changes: bitmaps sharing one have
+  // the same bits. A pass asks the same bitmaps again and again.
   #memo: Memo | undefined;
 
   constructor(nbits: number) {
@@ -277,8 +278,8 @@ export class Bitstr {
     if (other.#size !== this.#size) return false;
     const a = this.#words;
     const b = other.#words;
-    // Lazy copies share their words until one of them changes.
-    if (a === b) return true;
+    // Lazy copies share their words, and copies their figures, until one of them changes.
+    if (a === b || (this.#memo !== undefined && this.#memo === other.#memo)) return true;
     for (let w = 0; w < a.length; w++) if (a[w] !== b[w]) return false;
     return true;
   }
@@ -299,6 +300,7 @@ export class Bitstr {
   copy(): Bitstr {
     const twin = new Bitstr(this.#size);
     twin.#words.set(this.#words);
+    twin.#memo = this.#memo ??= { count: -1, hash: -1 };
     return twin;
   }
 

@@ -387,6 +387,28 @@ describe('Bitstr lazyCopy, hash, readWords', () => {
     }
   });
 
+  it('a copy and its source compare equal at once until either changes, and then by their bits', () => {
+    for (const change of changes) {
+      for (const changed of ['source', 'copy'] as const) {
+        const source = withBits(70, 3, 40, 69);
+        source.hash();
+        const copy = source.copy();
+        expect(copy.equal(source) && copy.lazyCopy().equal(source) && source.equal(copy.lazyCopy())).toBe(true);
+        const target = changed === 'source' ? source : copy;
+        const other = changed === 'source' ? copy : source;
+        change(target);
+        const same = target.size === other.size && target.fmt() === other.fmt();
+        expect(target.equal(other)).toBe(same);
+        expect(other.equal(target)).toBe(same);
+        expect(target.setCount()).toBe(Bitstr.fromBytes(target.size, target.toBytes()).setCount());
+        expect(other.setCount()).toBe(3);
+        // A lazy copy made now shares the changed bitmap's figures, and its bits.
+        expect(target.lazyCopy().equal(target)).toBe(true);
+        expect(target.lazyCopy().equal(other)).toBe(same);
+      }
+    }
+  });
+
   it('readWords fills the given words without making new ones', () => {
     const into = new Uint32Array(3);
     const words = withBits(70, 0, 33, 69).readWords(into);
