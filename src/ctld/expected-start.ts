@@ -32,11 +32,16 @@ export async function estimateStarts(
     job.schedNodes = plan.nodes ? table.hostlistFromBitmap(plan.nodes) : undefined;
     if (plan.nodes) now.add(job);
   }
+  dropEstimates(estimated, now);
+  for (const job of now) estimated.add(job);
+}
+
+/** Takes the estimate off every job of `estimated` but those in `keep`, and empties it. */
+export function dropEstimates(estimated: Set<CtldJob>, keep: ReadonlySet<CtldJob> = new Set()): void {
   for (const job of estimated) {
-    if (now.has(job)) continue;
+    if (keep.has(job)) continue;
     job.expectedStart = undefined;
     job.schedNodes = undefined;
   }
   estimated.clear();
-  for (const job of now) estimated.add(job);
 }

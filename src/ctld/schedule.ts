@@ -16,7 +16,7 @@ import type { CtldJob } from './job.js';
 import type { PartitionConfig } from '../config/types.js';
 import { JOB_PENDING, JOB_STATE_BASE } from '../plugin-api/records.js';
 import { applyReservationLimits, reservationLimits } from './reservation-fit.js';
-import { estimateStarts } from './expected-start.js';
+import { dropEstimates, estimateStarts } from './expected-start.js';
 import { preemptionCandidates, preemptJobs, resumePreempted, type Preemptor } from './preempt.js';
 import { PassCache } from './pass-cache.js';
 import { PassNodes } from './pass-nodes.js';
@@ -82,7 +82,11 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
     }
   }
   const stats = { pending: pending.length, eligible: eligible.length, started: 0, queueMs: 0, schedMs: 0, estimateMs: 0 };
-  if (eligible.length === 0) return { ...stats, queueMs: performance.now() - began };
+  if (eligible.length === 0) {
+    // Nothing waits for resources: no job keeps an estimate.
+    dropEstimates(ctl.estimated);
+    return { ...stats, queueMs: performance.now() - began };
+  }
   // Plugins read node_state: ALLOCATED/MIXED/IDLE as the running jobs leave them now.
   ctl.nodeStates.refresh(holding);
   const nodes = new PassNodes(ctl.table);

@@ -1,7 +1,7 @@
 // Expected starts after a pass: WILL_RUN for the jobs waiting for resources (highest priority
 // first, at most 100), and no estimate left on a job that no longer waits so.
 import { describe, expect, it } from 'vitest';
-import { estimateStarts } from '../../../src/ctld/expected-start.js';
+import { dropEstimates, estimateStarts } from '../../../src/ctld/expected-start.js';
 import { newJob, type CtldJob } from '../../../src/ctld/job.js';
 import { NodeTable } from '../../../src/ctld/node-table.js';
 import { JOB_PENDING, JOB_RUNNING, SLURM_SUCCESS, type job_record_t, type SchedWillRunResult } from '../../../src/plugin-api/index.js';
@@ -53,5 +53,14 @@ describe('estimateStarts', () => {
     expect(asked).toEqual(jobs.slice(1, 101).map((job) => job.record.job_id));
     expect(jobs[101]!.expectedStart).toBeUndefined();
     expect(estimated.size).toBe(100);
+  });
+
+  it('dropEstimates takes every estimate off when no job is eligible', async () => {
+    const job = pendingJob(7, 5);
+    const estimated = new Set<CtldJob>();
+    await estimateStarts([job], estimated, willRun, table);
+    expect(job.expectedStart).toBe(1007);
+    dropEstimates(estimated);
+    expect([job.expectedStart, job.schedNodes, estimated.size]).toEqual([undefined, undefined, 0]);
   });
 });
