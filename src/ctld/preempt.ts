@@ -76,10 +76,11 @@ export async function preemptJobs(ctl: Controller, batch: Preemptor, preemptor: 
 }
 
 /**
- * At the start of a pass: jobs suspended by preemption resume once their preemptor no longer
- * runs, if select_p_job_resume can give them their resources back.
+ * At the start of a pass, among `jobs` (the pass's jobs with a preemptor): those suspended by
+ * preemption resume once their preemptor no longer runs, if select_p_job_resume can give them
+ * their resources back.
  */
-export async function resumePreempted(ctl: Controller, batch: JobSignaller, jobs: Iterable<CtldJob> = ctl.runningJobs()): Promise<void> {
+export async function resumePreempted(ctl: Controller, batch: JobSignaller, jobs: Iterable<CtldJob>): Promise<void> {
   for (const job of jobs) {
     if (job.preemptedBy === undefined || (job.record.job_state & JOB_STATE_BASE) !== JOB_SUSPENDED || job.killCause !== undefined) continue;
     const preemptor = ctl.jobs.get(job.preemptedBy);
