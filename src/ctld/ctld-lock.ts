@@ -1,7 +1,14 @@
-// One controller per state directory: a pid file created exclusively. A second tsctld on the
-// same directory is refused before it reads or writes any state; a pid file left by a
-// controller that was killed is recognised (its process is gone) and taken over.
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+// One controller per state directory: a pid file. A second tsctld on the same directory is
+// refused before it reads or writes any state; a pid file left by a controller that was killed
+// is recognised (its process is gone) and taken over.
+//
+// Several starters at once (clients start a controller on demand, a few at a time) must not
+// both win. So the pid file is never seen empty: each starter writes its pid to a file of its
+// own and links it into place, which fails when the lock exists (a file created empty and
+// written after was read, in that gap, as a lock left by a dead controller, removed and taken:
+// two controllers then ran on one state directory). And a stale pid file is removed by one
+// starter at a time, under a guard directory, after checking again that it is still stale.
+import { linkSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
 
@@ -9,33 +16,73 @@ export interface ControllerLock {
   release(): void;
 }
 
+/** A guard left by a starter that died while taking over is removed after this long. */
+const GUARD_STALE_MS = 10_000;
+
 export function lockStateDir(stateDir: string): ControllerLock {
   const file = path.join(stateDir, 'tsctld.pid');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    let fd: number;
+  const mine = path.join(stateDir, `tsctld.pid.${process.pid}`);
+  try {
+    writeFileSync(mine, `${process.pid}\n`, { mode: 0o600 });
+  } catch (error) {
+    throw new UserError(`cannot use state directory ${stateDir}: ${(error as Error).message}`);
+  }
+  const taken = (): ControllerLock | undefined => {
     try {
-      fd = openSync(file, 'wx', 0o600);
+      linkSync(mine, file);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') {
-        throw new UserError(`cannot use state directory ${stateDir}: ${(error as Error).message}`);
-      }
-      const holder = holderOf(file);
-      if (holder !== undefined) {
-        throw new UserError(`another tsctld (pid ${holder}) is already using state directory ${stateDir}`);
-      }
-      rmSync(file, { force: true });
-      continue;
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+      throw new UserError(`cannot use state directory ${stateDir}: ${(error as Error).message}`);
     }
-    writeSync(fd, `${process.pid}\n`);
-    closeSync(fd);
     return {
       release: () => {
         if (holderOf(file) === process.pid) rmSync(file, { force: true });
       },
     };
+  };
+  try {
+    const lock = taken() ?? takeOverStale(stateDir, file, taken);
+    if (lock !== undefined) return lock;
+    throw new UserError(`cannot lock state directory ${stateDir}: another tsctld is starting`);
+  } finally {
+    rmSync(mine, { force: true });
   }
-  throw new UserError(`cannot lock state directory ${stateDir}: another tsctld is starting`);
+}
+
+// The lock exists: refused if its holder lives; else removed and taken, by one starter at a time.
+function takeOverStale(stateDir: string, file: string, taken: () => ControllerLock | undefined): ControllerLock | undefined {
+  const refuse = (holder: number) => new UserError(`another tsctld (pid ${holder}) is already using state directory ${stateDir}`);
+  const holder = holderOf(file);
+  if (holder !== undefined) throw refuse(holder);
+  const guard = path.join(stateDir, 'tsctld.pid.takeover');
+  if (!enterGuard(guard)) return undefined;
+  try {
+    // Checked again under the guard: another starter may have taken it over meanwhile.
+    const now = holderOf(file);
+    if (now !== undefined) throw refuse(now);
+    rmSync(file, { force: true });
+    return taken();
+  } finally {
+    rmdirSync(guard);
+  }
+}
+
+function enterGuard(guard: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      mkdirSync(guard, { mode: 0o700 });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    try {
+      if (Date.now() - statSync(guard).mtimeMs < GUARD_STALE_MS) return false;
+      rmdirSync(guard);
+    } catch {
+      // gone meanwhile: try again
+    }
+  }
+  return false;
 }
 
 /** The pid in the file if that process is alive and is a tsctld; else undefined. */

@@ -3,7 +3,7 @@
 // refused and changes nothing; an unwritable state directory is a one-line error.
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixture, repoRoot, runBin, startBin } from '../helpers/run-bin.js';
 import { testController } from '../helpers/controller.js';
@@ -56,6 +56,48 @@ describe('tsctld state', () => {
     });
     expect(readFileSync(path.join(ctl.stateDir, 'tsctld.pid'), 'utf8').trim()).toBe(pid);
     expect((await ctl.run('tscontrol', ['ping'])).exitCode).toBe(0);
+  });
+});
+
+describe('controllers started at once on one state directory', () => {
+  // Clients start a controller on demand, several at a time: exactly one may serve.
+  const startMany = async (stateDir: string) => {
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, () => runBin('tsctld', ['--cluster', small, '-D', '--idle-exit', '2'], { env: { TSLURM_STATE_DIR: stateDir } })),
+    );
+    const serving = runs.filter((r) => /tsctld \d+ serving cluster small/.test(r.stderr));
+    expect(serving.map((r) => r.exitCode)).toEqual([0]);
+    for (const r of runs.filter((run) => !serving.includes(run))) {
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toMatch(/^tsctld: error: (another tsctld \(pid \d+\) is already using|cannot lock) state directory .*\n$/);
+    }
+  };
+
+  it('lets one serve on a fresh directory, and one take over a dead controller\'s pid file', async () => {
+    const ctl = testController();
+    await startMany(ctl.stateDir);
+    // A pid file whose process is gone (this one ran `true`).
+    const gone = await execa('sh', ['-c', 'true & echo $!']);
+    writeFileSync(path.join(ctl.stateDir, 'tsctld.pid'), `${gone.stdout.trim()}\n`);
+    await startMany(ctl.stateDir);
+    expect(readdirSync(ctl.stateDir).filter((name) => name.startsWith('tsctld.pid'))).toEqual([]);
+  });
+
+  it('leaves a dead controller\'s pid file to the starter already taking it over, unless that one died too', async () => {
+    const ctl = testController();
+    mkdirSync(ctl.stateDir, { recursive: true });
+    const gone = await execa('sh', ['-c', 'true & echo $!']);
+    writeFileSync(path.join(ctl.stateDir, 'tsctld.pid'), `${gone.stdout.trim()}\n`);
+    const guard = path.join(ctl.stateDir, 'tsctld.pid.takeover');
+    mkdirSync(guard);
+    const start = () => runBin('tsctld', ['--cluster', small, '-D', '--idle-exit', '1'], { env: { TSLURM_STATE_DIR: ctl.stateDir } });
+    expect(await start()).toMatchObject({ exitCode: 1, stderr: `tsctld: error: cannot lock state directory ${ctl.stateDir}: another tsctld is starting\n` });
+    // A guard a minute old was left by a starter that died: it is removed, and the lock taken.
+    const minuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(guard, minuteAgo, minuteAgo);
+    const served = await start();
+    expect(served.stderr).toMatch(/tsctld \d+ serving cluster small/);
+    expect(served.exitCode).toBe(0);
   });
 });
 
