@@ -3,6 +3,11 @@
 // errno) sent back with its id. A request may take long (`wait`); others on the same
 // connection are answered meanwhile. On TCP every message is sealed and opened by the auth
 // plugin; a message whose credential is refused is logged and not acted on.
+//
+// What a peer may cost before it authenticates is bounded (net/input-limits.ts): each listener
+// takes so many connections, so many of them not yet authenticated, each of those for so long
+// and with so many bytes buffered, all of them together within one budget; a connection whose
+// first message is refused is answered and closed. Each cut is one log line.
 import net from 'node:net';
 import { chmodSync, rmSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
@@ -10,6 +15,9 @@ import type { Logger } from '../core/log.js';
 import { answer, failure, versionProblem, type RpcRequest } from '../protocol/rpc.js';
 import { JsonLink } from '../net/json-link.js';
 import type { MessageAuth, PeerIdentity } from '../net/message-auth.js';
+import { InputBudget } from '../net/input-budget.js';
+import { inputLimits, type InputLimits } from '../net/input-limits.js';
+import { RateLimitedLog } from '../net/rate-limited-log.js';
 
 /** The connection a request came on, for requests whose effect lasts as long as it does (tsrun's jobs). */
 export interface RpcConnection {
@@ -29,11 +37,24 @@ export class RpcServer {
   /** When the last connection closed (or the server started), for the idle exit. */
   lastActive = Date.now();
   private closing = false;
+  private readonly limits: InputLimits;
+  private readonly budget: InputBudget;
+  private readonly refusedLog: RateLimitedLog;
 
   constructor(
     private readonly handlers: ReadonlyMap<string, Handler>,
     private readonly log: Logger,
-  ) {}
+    limits: InputLimits = inputLimits(),
+  ) {
+    this.limits = limits;
+    this.budget = new InputBudget(limits.unauthBufferBytes);
+    this.refusedLog = new RateLimitedLog((line) => log.error(line));
+  }
+
+  /** Bytes unauthenticated connections hold now (for tests and the bench). */
+  get unauthBytes(): number {
+    return this.budget.held;
+  }
 
   get connections(): number {
     return this.sockets.size;
@@ -71,18 +92,47 @@ export class RpcServer {
   }
 
   private newServer(auth: MessageAuth | undefined): net.Server {
-    const server = net.createServer((socket) => this.serve(socket, auth));
+    const counts = { open: 0, unauth: 0 };
+    const server = net.createServer((socket) => {
+      const peer = socket.remoteAddress ? `${socket.remoteAddress}:${socket.remotePort}` : 'local';
+      const { maxConnections, maxUnauthConnections } = this.limits;
+      const over = counts.open >= maxConnections ? `${maxConnections} connections` : counts.unauth >= maxUnauthConnections ? `${maxUnauthConnections} unauthenticated connections` : undefined;
+      if (over !== undefined) {
+        socket.on('error', () => {});
+        socket.destroy();
+        this.refusedLog.note(`rpc: refused a connection from ${peer}: this listener already has ${over}`);
+        return;
+      }
+      this.serve(socket, auth, peer, counts);
+    });
     this.servers.push(server);
     return server;
   }
 
-  private serve(socket: net.Socket, auth: MessageAuth | undefined): void {
+  private serve(socket: net.Socket, auth: MessageAuth | undefined, peer: string, counts: { open: number; unauth: number }): void {
     this.sockets.add(socket);
+    counts.open++;
+    counts.unauth++;
     socket.setNoDelay(true);
     const closeListeners: Array<() => void> = [];
-    const peer = socket.remoteAddress ? `${socket.remoteAddress}:${socket.remotePort}` : 'local';
+    // A peer that neither authenticates nor finishes a message in time holds a slot for nothing.
+    const timer = setTimeout(() => {
+      this.log.error(`rpc: closing connection from ${peer}: no accepted message within ${this.limits.unauthTimeoutMs / 1000} s`);
+      socket.destroy();
+    }, this.limits.unauthTimeoutMs).unref();
+    let unauth = true;
+    const authenticated = (): void => {
+      if (!unauth) return;
+      unauth = false;
+      counts.unauth--;
+      clearTimeout(timer);
+    };
     const link = new JsonLink(socket, {
       auth,
+      limits: this.limits,
+      budget: this.budget,
+      onEstablished: authenticated,
+      onCut: (reason) => this.log.error(`rpc: ${reason}`),
       onMessage: (message, identity) => {
         const connection: RpcConnection = { onClose: (listener) => closeListeners.push(listener), peer, ...(identity && { identity }) };
         void this.handle(message as unknown as RpcRequest, link, connection);
@@ -91,8 +141,15 @@ export class RpcServer {
         this.log.error(`rpc: ${reason}; message refused`);
         // The sender learns why, unsealed: it cannot be trusted with anything else.
         if (!socket.destroyed) socket.write(`${JSON.stringify(failure(0, { message: 'Protocol authentication error', code: 'SLURM_PROTOCOL_AUTHENTICATION_ERROR' }))}\n`);
+        // A peer that has not authenticated gets one try per connection.
+        if (!link.established) {
+          socket.pause();
+          socket.end();
+        }
       },
       onClose: () => {
+        authenticated();
+        counts.open--;
         this.sockets.delete(socket);
         this.lastActive = Date.now();
         if (!this.closing) closeListeners.forEach((listener) => listener());
