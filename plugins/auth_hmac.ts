@@ -3,14 +3,22 @@
 // A credential says who made it (uid, gid, host), when (seconds), for whom (r_uid), carries 16
 // random bytes (the nonce), and is bound to one message body by its MAC:
 //
-//   u32  magic 0x484d4143 ("HMAC")    u16  format version (1)
+//   u32  magic 0x484d4143 ("HMAC")    u16  format version (2)
 //   u32  uid    u32 gid    u32 r_uid (0xffffffff: any receiver)
-//   str  host   time  time (i64 seconds)   mem  nonce (16 bytes)
+//   str  host   time  time (i64 milliseconds)   mem  nonce (16 bytes)
 //   mem  mac = HMAC-SHA256(key, every byte above || SHA-256(message body))   (32 bytes)
 //
 // The receiver refuses a bad MAC (forged, or the body or a field changed), a credential older
 // than the TTL or more than the TTL ahead of its clock (munge's "Expired" and "Rewound"), and a
 // nonce it has already accepted within the TTL (munge's "Replayed credential").
+//
+// The nonces live in memory, so a restarted receiver would not know the ones its previous
+// instance accepted. It refuses, as replayed, every credential made before it started (this
+// module's init, to the millisecond): whatever the old instance accepted is older than that,
+// while peers that reconnect after the restart seal fresh credentials and go on. Persisting the
+// nonces instead would cost a synchronous write per message on every receiver and would still
+// lose the last ones in a crash. The price: a peer whose clock is behind the receiver's by d is
+// refused for d after the receiver starts (keep clocks in step, as the TTL already asks).
 //
 // Options (cluster YAML): key_file (from `auth.key_file`; required), ttl (seconds, default
 // 300, munge's default TTL).
@@ -36,7 +44,9 @@ export const plugin_type = 'auth/hmac';
 export const plugin_version = SLURM_VERSION_NUMBER(0, 1, 0);
 
 const HMAC_CRED_MAGIC = 0x484d4143;
-const HMAC_CRED_VERSION = 1;
+// 2: the time in milliseconds (1 had seconds, too coarse to tell a credential from before a
+// restart from one just after it).
+const HMAC_CRED_VERSION = 2;
 const NONCE_BYTES = 16;
 const MAC_BYTES = 32;
 const ANY_RECEIVER = 0xffffffff;
@@ -48,7 +58,7 @@ export interface HmacCred {
   /** The receiver's uid the credential is made for, or SLURM_AUTH_UID_ANY. */
   readonly r_uid: number;
   readonly host: string | null;
-  /** Seconds since the epoch, on the maker's clock. */
+  /** Milliseconds since the epoch, on the maker's clock. */
   readonly time: number;
   readonly nonce: Uint8Array;
   readonly mac: Uint8Array;
@@ -59,6 +69,8 @@ export interface HmacCred {
 let host: PluginHost | undefined;
 let key: Buffer | undefined;
 let ttl = DEFAULT_TTL;
+/** When this instance started (ms): credentials made before it may have been used already. */
+let startedAt = 0;
 const replays = new ReplayCache();
 // 'genuine': the MAC checked out but the credential is stale or replayed, so its uid is known
 // to be real (for the receiver's log line); 'verified': usable.
@@ -67,6 +79,7 @@ const standing = new WeakMap<HmacCred, 'genuine' | 'verified'>();
 export async function init(h: PluginHost): Promise<Rc> {
   host = h;
   replays.clear();
+  startedAt = Date.now();
   const o = h.options;
   ttl = DEFAULT_TTL;
   if (o['ttl'] !== undefined) {
@@ -98,7 +111,7 @@ export function auth_p_create(payload: Uint8Array, r_uid: number): HmacCred | nu
     gid: process.getegid?.() ?? SLURM_AUTH_NOBODY,
     r_uid,
     host: shortHostname(),
-    time: Math.floor(Date.now() / 1000),
+    time: Date.now(),
     nonce: randomBytes(NONCE_BYTES),
   };
   const scratch = new Buf();
@@ -122,13 +135,19 @@ export function auth_p_verify(cred: HmacCred, payload: Uint8Array): Rc {
     host?.log.debug(`credential of uid ${cred.uid} is for uid ${cred.r_uid}, not ${me}`);
     return refuseCred('ESLURM_ACCESS_DENIED');
   }
-  const now = Math.floor(Date.now() / 1000);
-  if (cred.time < now - ttl || cred.time > now + ttl) {
-    const ahead = cred.time > now ? '; check for out of sync clocks' : '';
-    host?.log.debug(`credential of uid ${cred.uid} from ${cred.host ?? '?'} made at ${cred.time}, now ${now}${ahead}`);
+  const nowMs = Date.now();
+  const ttlMs = ttl * 1000;
+  if (cred.time < nowMs - ttlMs || cred.time > nowMs + ttlMs) {
+    const ahead = cred.time > nowMs ? '; check for out of sync clocks' : '';
+    host?.log.debug(`credential of uid ${cred.uid} from ${cred.host ?? '?'} made at ${cred.time} ms, now ${nowMs}${ahead}`);
     return refuseCred('ESLURM_AUTH_EXPIRED');
   }
-  if (!replays.admit(Buffer.from(cred.nonce).toString('hex'), cred.time + ttl, now)) {
+  if (cred.time < startedAt) {
+    host?.log.debug(`credential of uid ${cred.uid} from ${cred.host ?? '?'} made ${startedAt - cred.time} ms before this daemon started: may have been used before; a clock behind ours also does this`);
+    return refuseCred('ESLURMD_CREDENTIAL_REPLAYED');
+  }
+  const now = Math.floor(nowMs / 1000);
+  if (!replays.admit(Buffer.from(cred.nonce).toString('hex'), Math.ceil((cred.time + ttlMs) / 1000), now)) {
     host?.log.debug(`replayed credential of uid ${cred.uid} from ${cred.host ?? '?'}`);
     return refuseCred('ESLURMD_CREDENTIAL_REPLAYED');
   }

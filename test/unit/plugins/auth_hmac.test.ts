@@ -38,8 +38,12 @@ beforeEach(() => {
   errnos = [];
 });
 
-/** A fresh copy of the plugin module, initialised with `options`; returns init's rc too. */
-async function load(options: Record<string, unknown>): Promise<{ plugin: Module; rc: number }> {
+/**
+ * A fresh copy of the plugin module, initialised with `options`; returns init's rc too. It is
+ * initialised `startedAgoMs` ago (an hour by default, the clock set back meanwhile), so that
+ * credentials of the last TTL were made after it started, as on a daemon that has run a while.
+ */
+async function load(options: Record<string, unknown>, startedAgoMs = 3_600_000): Promise<{ plugin: Module; rc: number }> {
   vi.resetModules();
   const plugin = (await import('../../../plugins/auth_hmac.js')) as unknown as Module;
   const host: PluginHost = {
@@ -51,11 +55,18 @@ async function load(options: Record<string, unknown>): Promise<{ plugin: Module;
     clusterName: 'test',
     time: () => Math.floor(Date.now() / 1000),
   };
-  return { plugin, rc: await plugin.init(host) };
+  const realNow = Date.now;
+  const then = realNow() - startedAgoMs;
+  Date.now = () => then;
+  try {
+    return { plugin, rc: await plugin.init(host) };
+  } finally {
+    Date.now = realNow;
+  }
 }
 
-async function ready(options: Record<string, unknown> = {}): Promise<Module> {
-  const { plugin, rc } = await load({ key_file: keyFile, ...options });
+async function ready(options: Record<string, unknown> = {}, startedAgoMs?: number): Promise<Module> {
+  const { plugin, rc } = await load({ key_file: keyFile, ...options }, startedAgoMs);
   expect(errors).toEqual([]);
   expect(rc).toBe(SLURM_SUCCESS);
   return plugin;
@@ -153,6 +164,14 @@ describe('auth/hmac credentials', () => {
     expect(await verify(plugin, bytes)).toEqual([SLURM_ERROR, REPLAYED]);
     // Another credential from the same sender is fine.
     expect(await verify(plugin, await packed(plugin))).toEqual([SLURM_SUCCESS, 0]);
+  });
+
+  it('refuses, as replayed, a credential made before it started (its predecessor may have taken it)', async () => {
+    const plugin = await ready({}, 0);
+    const before = forgeCred(KEY, body, { uid: 4242, timeMs: Date.now() - 1000 });
+    const [rc, errno] = await verify(plugin, before);
+    expect([rc, errno]).toEqual([SLURM_ERROR, REPLAYED]);
+    expect(await verify(plugin, forgeCred(KEY, body, { timeMs: Date.now() + 1 }))).toEqual([SLURM_SUCCESS, 0]);
   });
 
   it('a forged credential does not burn the nonce of a genuine one', async () => {

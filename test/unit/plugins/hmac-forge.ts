@@ -17,6 +17,8 @@ export interface ForgeFields {
   host?: string | null;
   /** Seconds since the epoch; default now. */
   time?: number;
+  /** Milliseconds since the epoch (the format's own unit); wins over `time`. */
+  timeMs?: number;
   nonce?: Uint8Array;
 }
 
@@ -24,12 +26,12 @@ export interface ForgeFields {
 export function forgeCred(key: Uint8Array, payload: Uint8Array, fields: ForgeFields = {}): Uint8Array {
   const buf = new Buf();
   buf.pack32(0x484d4143);
-  buf.pack16(1);
+  buf.pack16(2);
   buf.pack32(fields.uid ?? process.geteuid!());
   buf.pack32(fields.gid ?? process.getegid!());
   buf.pack32(fields.rUid ?? 0xffffffff);
   buf.packStr(fields.host === undefined ? 'forge' : fields.host);
-  buf.packTime(fields.time ?? Math.floor(Date.now() / 1000));
+  buf.packTime(fields.timeMs ?? (fields.time !== undefined ? fields.time * 1000 : Date.now()));
   buf.packMem(fields.nonce ?? randomBytes(16));
   const signed = buf.getBuffer();
   const bodyHash = createHash('sha256').update(payload).digest();
