@@ -15,6 +15,12 @@ import { MessageReader, PmiWireError } from './reader.js';
 import { pmi1Commands } from './pmi1-commands.js';
 import { pmi2Commands } from './pmi2-commands.js';
 
+/**
+ * Bytes a connection may have sent that are not yet answered: a PMI-2 frame is at most 999,999
+ * bytes (six length digits) and a PMI-1 line far shorter, so 4 MiB is several of the largest.
+ */
+const PMI_PENDING_MAX = 4 * 1024 * 1024;
+
 type ConnectionState = 'new' | 'pmi1' | 'pmi2' | 'finalized' | 'closed';
 
 /** What a command handler may do on its connection. */
@@ -109,6 +115,17 @@ export function serveConnection(socket: Duplex, server: NodePmiServer, task: num
     return found;
   };
 
+  const fail = (error: unknown): void => {
+    state = 'closed';
+    socket.destroy();
+    // Anyone on the host may connect to PMI_PORT: one that names no task of this node is
+    // only shut out. Any other error, thrown from a socket event, would end tsrun: it ends
+    // the step instead.
+    if (error instanceof StrangerError || ltaskid === undefined) return;
+    const why = error instanceof PmiWireError ? error.message : `internal error: ${String(error)}`;
+    server.taskFailed(ltaskid, why);
+  };
+
   const drain = (): void => {
     try {
       while (!waiting && state !== 'closed' && !server.stopped) {
@@ -118,20 +135,15 @@ export function serveConnection(socket: Duplex, server: NodePmiServer, task: num
         handle(message);
       }
     } catch (error) {
-      state = 'closed';
-      socket.destroy();
-      // Anyone on the host may connect to PMI_PORT: one that names no task of this node is
-      // only shut out. Any other error, thrown from a socket event, would end tsrun: it ends
-      // the step instead.
-      if (error instanceof StrangerError) return;
-      const why = error instanceof PmiWireError ? error.message : `internal error: ${String(error)}`;
-      server.taskFailed(ltaskid!, why);
+      fail(error);
     }
   };
 
   socket.on('data', (chunk: Buffer) => {
     if (state === 'closed' || server.stopped) return;
     reader.push(chunk);
+    // A client waits for each answer, so little is ever unread: a flood is not a PMI client.
+    if (reader.pending > PMI_PENDING_MAX) return fail(new PmiWireError(`more than ${PMI_PENDING_MAX} bytes of requests not yet answered`));
     drain();
   });
   const closed = (): void => {

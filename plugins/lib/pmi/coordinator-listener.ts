@@ -24,7 +24,7 @@ export async function listenForNodes(coordinator: KvsCoordinator, key: string, h
   const links = new Set<JsonLink<unknown, unknown>>();
 
   const welcome = (socket: Socket): void => {
-    const link = new JsonLink<NodeHello | PmiUp, CoordinatorReply | PmiDown>(socket);
+    const link = new JsonLink<NodeHello | PmiUp, CoordinatorReply | PmiDown>(socket, false);
     links.add(link);
     socket.once('close', () => links.delete(link));
     // The node id once this is a tree link; null once it was only a hello link.
@@ -37,6 +37,7 @@ export async function listenForNodes(coordinator: KvsCoordinator, key: string, h
         }
         const hello = message as NodeHello;
         if (hello.kind !== 'hello' || hello.key !== key || !Number.isInteger(hello.nodeid)) return link.close();
+        link.trust();
         link.send({ kind: 'welcome', welcome: coordinator.welcome() });
         if (hello.port !== null) {
           const address = { host: peerHost(socket), port: hello.port };

@@ -58,7 +58,7 @@ export async function joinTree<Member extends TreeMember>(options: JoinOptions<M
   };
 
   const acceptChild = (child: Socket): void => {
-    const link = new JsonLink<ChildHello | PmiUp, PmiDown>(child);
+    const link = new JsonLink<ChildHello | PmiUp, PmiDown>(child, false);
     links.add(link);
     let childId: number | undefined;
     link.handle({
@@ -66,6 +66,7 @@ export async function joinTree<Member extends TreeMember>(options: JoinOptions<M
         if (childId !== undefined) return withServer((s) => s.fromChild(childId!, message as PmiUp));
         const hello = message as ChildHello;
         if (hello.kind !== 'child' || hello.key !== key || !place.children.includes(hello.nodeid)) return link.close();
+        link.trust();
         childId = hello.nodeid;
         withServer((s) => s.attachChild(hello.nodeid, (down) => link.send(down)));
       },

@@ -22,6 +22,7 @@ import type { ClusterConfig } from '../../config/types.js';
 import { CtldClient } from '../../client/ctld-client.js';
 import { remoteController } from '../../client/controller-target.js';
 import type { NodeAddress } from '../../ctld/node-daemons.js';
+import { clientLimits } from '../../net/input-limits.js';
 
 export async function broadcast(source: string, destArg: string, options: TsbcastOptions, bin: string): Promise<number> {
   const jobText = options.jobid ?? process.env.SLURM_JOB_ID ?? process.env.SLURM_JOBID;
@@ -73,6 +74,11 @@ async function writeOnDaemons(request: BcastNodeRequest, nodes: string[], config
     ctld.close();
   }
   const body = { ...request, data: request.data.toString('base64') };
+  // The whole file travels in one message, which a daemon takes up to its size limit.
+  const { maxMessageBytes } = clientLimits();
+  if (body.data.length + 64 * 1024 > maxMessageBytes) {
+    throw new UserError(`the source file has ${request.data.length} bytes, more than one message to a node daemon may carry (TSLURM_MAX_MESSAGE_SIZE=${maxMessageBytes}, base64-encoded)`, { exitCode: 255 });
+  }
   return Promise.all(
     nodes.map(async (node, i): Promise<NodeResult> => {
       const address = addresses[i];
@@ -80,6 +86,9 @@ async function writeOnDaemons(request: BcastNodeRequest, nodes: string[], config
       try {
         const daemon = await CtldClient.connect({ host: address.host, port: address.port }, remote.auth);
         try {
+          // A ping first: the daemon takes a connection's first message only up to 16 MiB
+          // (TSLURM_MAX_UNAUTH_MESSAGE_SIZE), the file once this connection has authenticated.
+          await daemon.call('ping', {});
           return { node, errno: await daemon.call<number>('bcast', { ...body, nodeName: node }) };
         } finally {
           daemon.close();

@@ -12,6 +12,7 @@ import { UserError } from '../../core/errors.js';
 import type { MessageAuth } from '../../net/message-auth.js';
 import { connectEndpoint } from '../../net/endpoint.js';
 import { lineReader } from '../../protocol/rpc.js';
+import { inputLimits } from '../../net/input-limits.js';
 import {
   forwardSpans,
   type NodeToTsrun,
@@ -81,28 +82,42 @@ export async function launchRemoteNodes(options: RemoteLaunchOptions): Promise<A
 }
 
 
-/** tsrun's I/O port: each connection starts with a sealed hello naming the step's key and a node. */
+/** The longest hello a node daemon sends (a few hundred bytes): more is not a node. */
+const HELLO_MAX_BYTES = 64 * 1024;
+
+/**
+ * tsrun's I/O port: each connection starts with a sealed hello naming the step's key and a node.
+ * Anyone may connect, so a connection without a good hello is closed: at its first line, at
+ * 64 KiB without a newline, or when the unauthenticated timeout passes.
+ */
 function listen(auth: MessageAuth, key: string, nodes: RemoteNodeStep[]): Promise<net.Server> {
+  const limits = inputLimits();
   const server = net.createServer((socket) => {
     socket.setNoDelay(true);
     socket.on('error', () => {});
     let node: RemoteNodeStep | undefined;
     let opening: Promise<void> | undefined;
     const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    const timer = setTimeout(() => node ?? socket.destroy(), limits.unauthTimeoutMs).unref();
+    socket.once('close', () => clearTimeout(timer));
     socket.on(
       'data',
       lineReader(
         (message) => {
           if (node) return node.receive(message as NodeToTsrun);
           if (opening) return void opening.then(() => node?.receive(message as NodeToTsrun));
+          // Nothing more is read until the hello checks out.
+          socket.pause();
           opening = auth.open(message as Record<string, unknown>, peer).then((opened) => {
             const hello = opened.ok ? (opened.message as NodeToTsrun) : undefined;
             if (hello?.t !== 'hello' || hello.key !== key || !nodes[hello.nodeId]) return void socket.destroy();
             node = nodes[hello.nodeId]!;
             node.attach(socket);
+            socket.resume();
           });
         },
         () => socket.destroy(),
+        { maxBytes: () => (opening ? limits.maxMessageBytes : HELLO_MAX_BYTES), onTooLong: () => socket.destroy() },
       ),
     );
   });

@@ -6,6 +6,7 @@ import type net from 'node:net';
 import { connectEndpoint } from '../../net/endpoint.js';
 import type { MessageAuth } from '../../net/message-auth.js';
 import { lineReader } from '../../protocol/rpc.js';
+import { inputLimits } from '../../net/input-limits.js';
 import type { NodeToTsrun, TsrunToNode } from '../../protocol/remote-launch.js';
 
 export class IoUplink {
@@ -24,11 +25,14 @@ export class IoUplink {
   }
 
   onMessage(listener: (message: TsrunToNode) => void): void {
+    const { maxMessageBytes } = inputLimits();
     this.socket.on(
       'data',
       lineReader(
         (message) => listener(message as TsrunToNode),
         () => {},
+        // What tsrun sends (stdin, signals) is small: a longer line is not tsrun.
+        { maxBytes: () => maxMessageBytes, onTooLong: () => this.socket.destroy() },
       ),
     );
   }
