@@ -4,6 +4,9 @@
 // after it. Each runs a real tsctld with auth/hmac and talks to it over real sockets.
 import { afterEach, describe, expect, it } from 'vitest';
 import net from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { startTcpController, type TcpController } from '../helpers/tcp-controller.js';
 import { floodConnections } from '../helpers/flood.js';
 
@@ -147,4 +150,27 @@ describe('a signed submit captured on the wire', () => {
     expect(again.exitCode).toBe(0);
     expect(await jobs()).toHaveLength(2);
   }, 60_000);
+});
+
+describe('a node daemon across a controller restart', () => {
+  it('registers again with fresh credentials and runs steps; tsbcast sends a file larger than a first message', async () => {
+    const c = await startTcpController({}, true);
+    running.push(c);
+    await c.restart();
+    await c.until(() => (c.log().match(/node tn1 registered/g) ?? []).length >= 2, 30_000);
+    expect(c.log()).not.toMatch(/rejected message/);
+    const step = await c.run('tsrun', ['-N1', 'printenv', 'SLURMD_NODENAME']);
+    expect(step).toMatchObject({ exitCode: 0, stdout: 'tn1\n' });
+    // 20 MiB, over the 16 MiB first-message limit: it goes after a ping on an authenticated connection.
+    const id = (await c.run('tsbatch', ['--parsable', '--wrap', 'sleep 60'])).stdout.trim();
+    await c.until(async () => (await c.run('tsqueue', ['-h', '-j', id, '-o', '%T'])).stdout.trim() === 'RUNNING');
+    const source = path.join(c.root, 'big.bin');
+    const data = randomBytes(20 * MiB);
+    writeFileSync(source, data);
+    const dest = path.join(c.root, `copy-${id}.bin`);
+    const copied = await c.run('tsbcast', ['-j', id, source, dest]);
+    expect(copied).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(readFileSync(dest).equals(data)).toBe(true);
+    await c.run('tscancel', [id]);
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 // A controller listening on TCP with auth/hmac, for tests of what reaches it over the network:
-// a key file, a cluster file with one emulated node (no tsstepd), and `tsctld -D` as a real
-// process with its log in a file. It can be restarted on the same state directory, and its
-// memory read from /proc.
+// a key file, a cluster file with one node (emulated, or served by a real `tsstepd`), and
+// `tsctld -D` as a real process with its log in a file. It can be restarted on the same state
+// directory, and its memory read from /proc.
 import { execa, type ResultPromise } from 'execa';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -20,6 +20,8 @@ export interface TcpController {
   pid(): number;
   run(bin: string, args: readonly string[], options?: RunOptions): ReturnType<typeof runBin>;
   log(): string;
+  /** The node daemon's log (with `nodeDaemon`). */
+  nodeLog(): string;
   /** VmRSS and VmHWM of the controller, in kB. */
   memory(): { rss: number; hwm: number };
   alive(): boolean;
@@ -29,25 +31,29 @@ export interface TcpController {
   stop(): Promise<void>;
 }
 
-export async function startTcpController(extraEnv: Record<string, string> = {}): Promise<TcpController> {
+/** `nodeDaemon`: node tn1 is served by a tsstepd (started once the controller listens). */
+export async function startTcpController(extraEnv: Record<string, string> = {}, nodeDaemon = false): Promise<TcpController> {
   const root = mkdtempSync(path.join(tmpdir(), 'tslurm-tcp-'));
   const work = path.join(root, 'work');
   mkdirSync(work);
   const keyFile = path.join(root, 'key');
   writeFileSync(keyFile, randomBytes(32));
   chmodSync(keyFile, 0o600);
-  const [port] = await freePorts(1);
+  const [port, nodePort] = await freePorts(2);
   const clusterText = (p: number): string =>
     [
       'cluster: tcp',
       'control:',
       `  address: 127.0.0.1:${p}`,
       `  state_dir: ${path.join(root, 'state')}`,
+      // Heartbeats every second: a daemon notices a restarted controller at its next one.
+      '  slurmd_timeout: 3',
       `auth: { type: auth/hmac, key_file: ${keyFile} }`,
       'nodes:',
       '  - name: tn1',
       '    cpus: 2',
       '    memory: 1000',
+      ...(nodeDaemon ? [`    address: 127.0.0.1:${nodePort}`] : []),
       'partitions:',
       '  - name: debug',
       '    nodes: tn1',
@@ -57,7 +63,9 @@ export async function startTcpController(extraEnv: Record<string, string> = {}):
   writeFileSync(clusterFile, clusterText(port!));
   const env = { TSLURM_CONF: clusterFile, TSLURM_STATE_DIR: undefined, TSLURM_KILL_WAIT: '2', NO_COLOR: '1', ...extraEnv };
   const logFile = path.join(root, 'tsctld.log');
+  const nodeLogFile = path.join(root, 'tsstepd.log');
   let child: ResultPromise | undefined;
+  let stepd: ResultPromise | undefined;
   const controller: TcpController = {
     root,
     port: port!,
@@ -70,13 +78,8 @@ export async function startTcpController(extraEnv: Record<string, string> = {}):
     env,
     pid: () => child!.pid!,
     run: (bin, args, options = {}) => runBin(bin, args, { cwd: work, ...options, env: { ...env, ...options.env } }),
-    log: () => {
-      try {
-        return readFileSync(logFile, 'utf8');
-      } catch {
-        return '';
-      }
-    },
+    log: () => readLog(logFile),
+    nodeLog: () => readLog(nodeLogFile),
     memory: () => {
       const status = readFileSync(`/proc/${child!.pid}/status`, 'utf8');
       const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
@@ -103,8 +106,9 @@ export async function startTcpController(extraEnv: Record<string, string> = {}):
       await start();
     },
     stop: async () => {
+      stepd?.kill('SIGTERM');
       child?.kill('SIGTERM');
-      await child?.catch(() => undefined);
+      await Promise.all([child?.catch(() => undefined), stepd?.catch(() => undefined)]);
     },
   };
   const start = async (): Promise<void> => {
@@ -119,5 +123,23 @@ export async function startTcpController(extraEnv: Record<string, string> = {}):
     await controller.until(() => (controller.log().match(/listening on/g) ?? []).length > starts);
   };
   await start();
+  if (nodeDaemon) {
+    stepd = execa(process.execPath, [path.join(repoRoot, 'bin', 'tsstepd.js'), '--node', 'tn1', '-v'], {
+      env,
+      cwd: work,
+      reject: false,
+      stdout: { file: nodeLogFile, append: true },
+      stderr: { file: nodeLogFile, append: true },
+    } as never) as unknown as ResultPromise;
+    await controller.until(() => controller.log().includes('node tn1 registered'));
+  }
   return controller;
+}
+
+function readLog(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
