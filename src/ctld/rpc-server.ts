@@ -133,6 +133,8 @@ export class RpcServer {
       budget: this.budget,
       onEstablished: authenticated,
       onCut: (reason) => this.log.error(`rpc: ${reason}`),
+      // A command that sent too much learns why rather than seeing the connection drop.
+      farewell: (why) => failure(0, { message: `Insane message length: ${why}`, code: 'SLURM_PROTOCOL_INSANE_MSG_LENGTH' }),
       onMessage: (message, identity) => {
         const connection: RpcConnection = { onClose: (listener) => closeListeners.push(listener), peer, ...(identity && { identity }) };
         void this.handle(message as unknown as RpcRequest, link, connection);

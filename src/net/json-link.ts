@@ -24,11 +24,16 @@ export interface JsonLinkOptions {
   limits?: Pick<InputLimits, 'maxMessageBytes' | 'maxFirstMessageBytes'>;
   /** Shared by the links of one daemon: what unauthenticated peers hold together. */
   budget?: InputBudget;
-  /** The peer was cut off (a line too long, a budget passed); the link is destroyed right after. */
+  /** The peer was cut off (a line too long, a budget passed); the link is closed right after. */
   onCut?(reason: string): void;
+  /** The last words to a peer cut off (unsealed), if any: it stops reading, sends them and closes. */
+  farewell?(reason: string): object | undefined;
   /** The first message accepted on this link. */
   onEstablished?(): void;
 }
+
+/** How long a peer cut off has to read the farewell before its socket is destroyed. */
+const FAREWELL_MS = 2000;
 
 export class JsonLink {
   private sending: Promise<void> = Promise.resolve();
@@ -49,7 +54,12 @@ export class JsonLink {
       this.cutOff = true;
       feed.stop();
       options.onCut?.(`closing connection from ${peer}: ${why}`);
-      this.socket.destroy();
+      const last = options.farewell?.(why);
+      if (!last) return void this.socket.destroy();
+      // Nothing more is read; the peer gets a moment to read why before the socket goes.
+      this.socket.pause();
+      this.socket.end(`${JSON.stringify(last)}\n`);
+      setTimeout(() => this.socket.destroy(), FAREWELL_MS).unref();
     };
     const holder = { cut };
     const feed = lineReader(

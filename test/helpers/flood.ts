@@ -7,6 +7,8 @@ export interface FloodResult {
   sent: number;
   /** The server closed the connection (before we ended it). */
   closedByServer: boolean;
+  /** What the server said meanwhile. */
+  received: string;
 }
 
 const block = Buffer.alloc(1024 * 1024, 'x');
@@ -20,6 +22,7 @@ function floodOne(port: number, bytes: number, graceMs: number): Promise<FloodRe
   return new Promise((resolve) => {
     const socket = net.createConnection({ host: '127.0.0.1', port });
     let sent = 0;
+    let received = '';
     let done = false;
     let timer: NodeJS.Timeout | undefined;
     const finish = (closedByServer: boolean): void => {
@@ -27,11 +30,11 @@ function floodOne(port: number, bytes: number, graceMs: number): Promise<FloodRe
       done = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ sent, closedByServer });
+      resolve({ sent, closedByServer, received });
     };
     socket.on('error', () => finish(true));
     socket.on('close', () => finish(true));
-    socket.on('data', () => {});
+    socket.on('data', (chunk) => (received += chunk.toString()));
     const pump = (): void => {
       while (!done && sent < bytes) {
         const piece = bytes - sent >= block.length ? block : block.subarray(0, bytes - sent);
