@@ -15,7 +15,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = (name) => path.join(here, '..', 'bin', `${name}.js`);
 const node = process.execPath;
 const CONNECTIONS = Number(process.env.BENCH_FLOOD_CONNECTIONS ?? 500);
-const LINE = 20 * 1024 * 1024;
+const LINE = Number(process.env.BENCH_FLOOD_LINE_MIB ?? 20) * 1024 * 1024;
 const block = Buffer.alloc(1024 * 1024, 'x');
 
 function memory(pid) {
