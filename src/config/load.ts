@@ -1,5 +1,7 @@
-// Which cluster a command runs against: --cluster FILE, else TSLURM_CONF, else the built-in
-// default (DESIGN.md §6).
+// Which cluster a command runs against: --cluster FILE, else TSLURM_CONF, else SLURM_CONF (a
+// slurm.conf, as Slurm's commands read it), else the built-in default (DESIGN.md §6). A file
+// is read as a slurm.conf when its name ends in `.conf`, or when (neither `.yaml` nor `.yml`)
+// its first line of content is a `Key=Value`; otherwise it is a cluster YAML.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
@@ -19,7 +21,8 @@ export interface LoadOptions {
 /** Loads the cluster the command should use. Throws UserError / UserErrorList. */
 export async function loadCluster(opts: LoadOptions = {}): Promise<ClusterConfig> {
   const env = opts.env ?? process.env;
-  const file = opts.file ?? (env.TSLURM_CONF || undefined);
+  const slurmConf = env.SLURM_CONF || undefined;
+  const file = opts.file ?? (env.TSLURM_CONF || undefined) ?? slurmConf;
   if (file === undefined) return defaultCluster();
   const cwd = opts.cwd ?? process.cwd();
   let text: string;
@@ -28,9 +31,23 @@ export async function loadCluster(opts: LoadOptions = {}): Promise<ClusterConfig
   } catch (error) {
     throw new UserError(`${file}: cannot read cluster file: ${osReason(error)}`, { cause: error });
   }
+  // SLURM_CONF names a slurm.conf whatever its name (Slurm's own commands read nothing else).
+  const fromSlurmConf = opts.file === undefined && !env.TSLURM_CONF;
+  if (fromSlurmConf || isSlurmConf(file, text)) {
+    const { parseSlurmConf } = await import('./slurm-conf/load.js');
+    return parseSlurmConf(text, resolve(cwd, file));
+  }
   // The YAML parser loads only when a file is given (the built-in default needs none).
   const { parseClusterYaml: parse } = await import('./parse.js');
   return parse(text, file, { cwd });
+}
+
+/** Whether a cluster file is a slurm.conf rather than a cluster YAML (see the top). */
+export function isSlurmConf(file: string, text: string): boolean {
+  if (/\.conf$/i.test(file)) return true;
+  if (/\.ya?ml$/i.test(file)) return false;
+  const first = text.split('\n').map((line) => line.replace(/#.*/, '').trim()).find((line) => line !== '');
+  return first !== undefined && (/^[A-Za-z0-9_.]+\s*[-*+/]?=/.test(first) || /^include\s/i.test(first));
 }
 
 // "No such file or directory", as the C library words it (Node's own text is lower case

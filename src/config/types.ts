@@ -29,6 +29,18 @@ export interface NodeConfig {
   weight: number;
   state: NodeState;
   reason?: string;
+  /** slurm.conf Boards (1 when not given). */
+  boards?: number;
+  /** slurm.conf TmpDisk in MB (0 when not given). */
+  tmpDisk?: number;
+  /**
+   * slurm.conf NodeHostname, NodeAddr and Port: shown by scontrol and sinfo as Slurm shows
+   * them. tslurm runs a slurm.conf cluster on this host and never dials them (`addr`/`port`
+   * are where a YAML cluster's tsstepd listens).
+   */
+  hostname?: string;
+  nodeAddr?: string;
+  slurmdPort?: number;
 }
 
 export type PartitionState = 'UP' | 'DOWN' | 'DRAIN' | 'INACTIVE';
@@ -102,6 +114,18 @@ export interface ClusterConfig {
   preempt: PreemptConfig;
   /** Per-plugin option blocks (`job_container_tmpfs: {base_path: ...}`), kept raw. */
   options: Record<string, unknown>;
+  /** Present when the cluster was read from a slurm.conf. */
+  slurmConf?: SlurmConfFacts;
+}
+
+/** What a slurm.conf said beyond the cluster model: shown by `scontrol show config`. */
+export interface SlurmConfFacts {
+  /** Every top-level key the file set, in Slurm's spelling, with the value as written. */
+  settings: Record<string, string>;
+  /** Every file read: slurm.conf, its includes, gres.conf, job_container.conf. */
+  files: string[];
+  /** gres.conf lines, kept (device files are not used). */
+  gres?: Array<{ name: string; type?: string; count?: number; file?: string; nodes?: string }>;
 }
 
 /** Slurm 22.05's SlurmdTimeout and TreeWidth defaults. */

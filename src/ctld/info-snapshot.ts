@@ -41,16 +41,17 @@ function nodeInfo(node: NodeConfig, index: number, partitions: string[]): NodeIn
   const record = nodeRecordFromConfig(node, index);
   return {
     name: node.name,
-    hostname: node.name,
-    address: node.addr ?? node.name,
-    port: node.port ?? null,
+    // Slurm's defaults: NodeHostname is the name, NodeAddr the hostname.
+    hostname: node.hostname ?? node.name,
+    address: node.addr ?? node.nodeAddr ?? node.hostname ?? node.name,
+    port: node.port ?? node.slurmdPort ?? null,
     cpus: node.cpus,
-    boards: 1,
+    boards: node.boards ?? 1,
     sockets: node.sockets,
     cores: node.coresPerSocket,
     threads: node.threadsPerCore,
     realMemory: node.realMemory,
-    tmpDisk: 0,
+    tmpDisk: node.tmpDisk ?? 0,
     weight: node.weight,
     features: node.features.length > 0 ? node.features.join(',') : null,
     gres: node.gres.length > 0 ? node.gres.map(gresText).join(',') : null,

@@ -31,6 +31,7 @@ function binEnv(options: RunOptions): Record<string, string | undefined> {
     NO_COLOR: '1',
     TSLURM_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'tslurm-test-')),
     TSLURM_CONF: undefined,
+    SLURM_CONF: undefined,
     TSLURM_PLUGIN_DIR: undefined,
     TSLURM_DEBUG: undefined,
     ...options.env,
