@@ -122,6 +122,8 @@ export interface ClusterConfig {
 export interface SlurmConfFacts {
   /** Every top-level key the file set, in Slurm's spelling, with the value as written. */
   settings: Record<string, string>;
+  /** SlurmctldHost lines (`host(addr)`), the primary first: shown, not dialled. */
+  controllers?: string[];
   /** Every file read: slurm.conf, its includes, gres.conf, job_container.conf. */
   files: string[];
   /** gres.conf lines, kept (device files are not used). */

@@ -28,8 +28,8 @@ export async function showClusterEntity(
   const { config, info } = await loadClusterInfo(opts.cluster);
   if (entity === 'node') return showNodes(info, args[0], opts);
   if (entity === 'partition') return showPartitions(info, args[0], opts);
-  const { configEntries, formatConfig } = await import('./show-config.js');
-  const entries = configEntries(config, process.env);
-  const stdout = opts.json ? `${JSON.stringify({ config: Object.fromEntries(entries) }, null, 2)}\n` : formatConfig(entries, new Date());
+  const { configListing, formatConfig } = await import('./show-config.js');
+  const listing = configListing(config, process.env);
+  const stdout = opts.json ? `${JSON.stringify({ config: Object.fromEntries(listing.entries) }, null, 2)}\n` : formatConfig(listing, new Date());
   return { stdout, exitCode: 0 };
 }

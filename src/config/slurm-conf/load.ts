@@ -60,10 +60,12 @@ function build(conf: ConfText, file: string): ClusterConfig {
   addNodeExtras(config, described);
   applyDownNodes(config, described, errors);
   if (errors.length > 0) throw new UserErrorList(errors);
+  const controllers = conf.records.filter((r) => r.kind === 'SlurmctldHost').map((r) => r.name);
   const facts: SlurmConfFacts = {
     settings: Object.fromEntries([...conf.settings].map(([k, s]) => [k, s.value])),
     files,
     ...(gres && { gres }),
+    ...(controllers.length > 0 && { controllers }),
   };
   config.slurmConf = facts;
   return deepFreeze(config);
