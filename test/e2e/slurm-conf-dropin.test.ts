@@ -37,6 +37,16 @@ describe('SLURM_CONF through the drop-in names', () => {
     expect(info.stdout).toBe('debug* 3 infinite\nsmall 1 10:00\n');
   });
 
+  it("KillWait from slurm.conf is the grace between SIGTERM and SIGKILL", async () => {
+    const conf = path.join(ctl.workDir, 'killwait.conf');
+    writeFileSync(conf, 'ClusterName=kw\nKillWait=3\nNodeName=n1 CPUs=2\nPartitionName=p Nodes=n1\n');
+    const result = await ctl.run('slurm-name', ['srun', '-t', '1', 'bash', '-c', 'trap "" TERM; sleep 30'], {
+      env: { SLURM_CONF: conf, TSLURM_KILL_WAIT: undefined, TSLURM_MINUTE_SECONDS: '1' },
+    });
+    expect(result.stderr).toContain('srun: Job step aborted: Waiting up to 5 seconds for job step to finish.\n');
+    expect(result.exitCode).toBe(137);
+  });
+
   it('a malformed slurm.conf is one error line per bad line, with file and line', async () => {
     const bad = path.join(ctl.workDir, 'bad.conf');
     writeFileSync(bad, 'ClusterName=x\nNodeName=n1 CPUs=4\nPartitionName=p Nodes=n1 MaxTime=soon\nKillWait=5 6\n');

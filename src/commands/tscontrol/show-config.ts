@@ -9,6 +9,7 @@ import { formatSlurmDate } from '../../core/time-string.js';
 import { TOOLKIT_VERSION } from '../../core/version.js';
 import { DEFAULT_SLURMD_TIMEOUT, DEFAULT_TREE_WIDTH, type ClusterConfig } from '../../config/types.js';
 import { resolveStateDir } from '../../config/state-dir.js';
+import { killWaitSeconds, minJobAgeSeconds } from '../../config/kill-wait.js';
 import { searchPathFor } from '../../plugin-host/create.js';
 import { MPI_CONFIG_KEYS, SHOW_CONFIG_KEYS, type ConfigUnit } from './config-table.js';
 
@@ -64,7 +65,6 @@ function modelled(config: ClusterConfig, env: NodeJS.ProcessEnv): Map<string, st
   const p = config.plugins;
   const stateDir = resolveStateDir(config, env);
   const consumable = p.select === 'select/cons_tres' || p.select === 'select/cons_res';
-  const conf = config.slurmConf?.settings ?? {};
   const values: Array<[string, string | undefined]> = [
     ['AuthType', p.auth],
     ['BOOT_TIME', bootTime(stateDir)],
@@ -72,9 +72,9 @@ function modelled(config: ClusterConfig, env: NodeJS.ProcessEnv): Map<string, st
     // A job that can never run is refused at submission (README: Differences from Slurm).
     ['EnforcePartLimits', 'ALL'],
     ['JobContainerType', p.jobContainer],
-    ['KillWait', `${seconds(env.TSLURM_KILL_WAIT) ?? seconds(conf['KillWait']) ?? 30} sec`],
+    ['KillWait', `${killWaitSeconds(config, env)} sec`],
     ['MaxNodeCount', String(config.nodes.length)],
-    ['MinJobAge', `${seconds(env.TSLURM_MIN_JOB_AGE) ?? seconds(conf['MinJobAge']) ?? 300} sec`],
+    ['MinJobAge', `${minJobAgeSeconds(config, env)} sec`],
     // scontrol prints MpiDefault without its `mpi/`.
     ['MpiDefault', p.mpiDefault.replace(/^mpi\//, '')],
     ['NEXT_JOB_ID', nextJobId(stateDir)],
@@ -101,11 +101,6 @@ function withUnit(value: string | undefined, unit: ConfigUnit | undefined): stri
   if (unit === 'bool') return /^(yes|true|1)$/i.test(value) ? 'Yes' : 'No';
   if (unit === 'user') return value === 'root' ? 'root(0)' : value;
   return `${value} ${{ sec: 'sec', min: 'min', usec: 'usec', percent: 'percent', rate: 'nodes/min' }[unit]}`;
-}
-
-function seconds(text: string | undefined): number | undefined {
-  const value = Number.parseFloat(text ?? '');
-  return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 // SlurmctldHost[0]: the YAML's control address, else the slurm.conf's line with `localhost`

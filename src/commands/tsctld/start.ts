@@ -10,6 +10,7 @@ import { createLogger, levelFromVerbosity } from '../../core/log.js';
 import { UserError } from '../../core/errors.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
+import { killWaitSeconds, minJobAgeSeconds } from '../../config/kill-wait.js';
 import { CtldClient } from '../../client/ctld-client.js';
 
 export interface StartOptions {
@@ -33,8 +34,8 @@ export async function startController(options: StartOptions): Promise<number> {
     log,
     idleExitSeconds: options.idleExitSeconds,
     minuteSeconds: positive(process.env.TSLURM_MINUTE_SECONDS, 60),
-    killWaitSeconds: positive(process.env.TSLURM_KILL_WAIT, 30),
-    minJobAge: positive(process.env.TSLURM_MIN_JOB_AGE, 300),
+    killWaitSeconds: killWaitSeconds(config),
+    minJobAge: minJobAgeSeconds(config),
   });
 }
 

@@ -30,6 +30,8 @@ export interface LaunchContext {
   abort?: StepAbort;
   /** Nodes served by tsstepd daemons (daemon mode); the others run in this process. */
   remote?: RemoteNodes;
+  /** Slurm's KillWait for this cluster (config/kill-wait.ts). */
+  killWaitSeconds: number;
 }
 
 export interface RemoteNodes extends Omit<RemoteLaunchOptions, 'specs' | 'addresses' | 'sink'> {
@@ -88,8 +90,9 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
     log,
     running: () => [...running],
     signalAll: (signal) => signalAll(signal),
+    killWaitSeconds: ctx.killWaitSeconds,
   });
-  const reaper = startReaper(killWaitSeconds());
+  const reaper = startReaper(ctx.killWaitSeconds);
   const sink = output.sink(process.stderr);
   sink.taskStarted = (pid) => reaper.track(pid);
   sink.taskExited = (exit) => {
@@ -175,7 +178,7 @@ function nodeSpec(ctx: LaunchContext, nodeId: number, argvs: string[][] | undefi
     cwd: req.chdir ?? process.cwd(),
     env,
     stdin: typeof stdinPlan === 'object' ? { files: tids.map((t) => stdinPlan.files[t]!) } : stdinPlan,
-    killWaitSeconds: killWaitSeconds(),
+    killWaitSeconds: ctx.killWaitSeconds,
     memLimitMb: stepMemory(req, alloc.cpusPerNode[allocIndex] ?? 1),
   };
 }
@@ -183,9 +186,4 @@ function nodeSpec(ctx: LaunchContext, nodeId: number, argvs: string[][] | undefi
 /** The step's memory on a node in MB: --mem, else --mem-per-cpu × the CPUs there; 0 when neither. */
 function stepMemory(req: LaunchContext['req'], cpusOnNode: number): number {
   return req.memPerNode ?? (req.memPerCpu ?? 0) * cpusOnNode;
-}
-
-export function killWaitSeconds(): number {
-  const value = Number.parseFloat(process.env.TSLURM_KILL_WAIT ?? '');
-  return Number.isFinite(value) && value >= 0 ? value : 30;
 }

@@ -11,6 +11,7 @@ import { createStepLayout, type StepLayout } from '../../core/step-layout.js';
 import { formatDistribution } from '../../core/task-dist.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
+import { killWaitSeconds } from '../../config/kill-wait.js';
 import { createPluginRegistry } from '../../plugin-host/create.js';
 import type { PluginRegistry } from '../../plugin-host/registry.js';
 import { MpiFacade } from '../../interfaces/mpi.js';
@@ -173,7 +174,7 @@ async function runWithMpi(
   let failure: unknown;
   let status: StepResult = { exitCode: 0, waitStatus: 0 };
   try {
-    status = await launchStep({ req, alloc, layout, facts, env, plugins, log, abort, ...(remote && { remote }) });
+    status = await launchStep({ req, alloc, layout, facts, env, plugins, log, abort, killWaitSeconds: killWaitSeconds(config), ...(remote && { remote }) });
   } catch (error) {
     failure = error;
   }

@@ -6,7 +6,6 @@ import { formatSlurmDate } from '../../core/time-string.js';
 import { INFINITE } from '../../core/slurm-constants.js';
 import { formatTaskIds, type TaskExit } from '../../core/exit-status.js';
 import type { Logger } from '../../core/log.js';
-import { killWaitSeconds } from './launch-step.js';
 
 export interface WatchOptions {
   stepId: string;
@@ -16,6 +15,8 @@ export interface WatchOptions {
   log: Logger;
   running(): number[];
   signalAll(signal: NodeJS.Signals): void;
+  /** Seconds from SIGTERM to SIGKILL (Slurm's KillWait). */
+  killWaitSeconds: number;
 }
 
 export interface StepWatch {
@@ -56,7 +57,7 @@ export function watchStep(options: WatchOptions): StepWatch {
     if (killing) return;
     killing = true;
     options.signalAll('SIGTERM');
-    timers.push(setTimeout(() => options.signalAll('SIGKILL'), killWaitSeconds() * 1000).unref());
+    timers.push(setTimeout(() => options.signalAll('SIGKILL'), options.killWaitSeconds * 1000).unref());
   };
   // slurmstepd's line for a cancelled step (observed on Slurm 22.05).
   const cancelledLine = (suffix: string): void => {
@@ -70,7 +71,7 @@ export function watchStep(options: WatchOptions): StepWatch {
     if (killing) return;
     ended = true;
     cancelledLine(cause === 'TIMEOUT' ? ' DUE TO TIME LIMIT' : '');
-    log.info(`Job step aborted: Waiting up to ${killWaitSeconds() + 2} seconds for job step to finish.`);
+    log.info(`Job step aborted: Waiting up to ${options.killWaitSeconds + 2} seconds for job step to finish.`);
     if (!kill) return terminate();
     killing = true;
     options.signalAll('SIGKILL');
@@ -115,7 +116,7 @@ export function watchStep(options: WatchOptions): StepWatch {
       if (error) log.error(message);
       else log.verbose(message);
       if (!killing) {
-        log.info(`Job step aborted: Waiting up to ${killWaitSeconds() + 2} seconds for job step to finish.`);
+        log.info(`Job step aborted: Waiting up to ${options.killWaitSeconds + 2} seconds for job step to finish.`);
         cancelledLine('');
       }
       killing = true;

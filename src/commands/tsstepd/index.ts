@@ -42,13 +42,12 @@ export async function run(argv: string[], bin: string): Promise<number> {
       if (!node) throw new UserError(`node ${options.node} is not in the cluster file ${config.source}`);
       const listen = options.listen === undefined ? undefined : parseHostPort(options.listen);
       if (options.listen !== undefined && !listen) throw new UserError(`invalid --listen address: ${options.listen} (expected host:port)`);
-      const killWait = Number.parseFloat(process.env.TSLURM_KILL_WAIT ?? '');
       status = await runNodeDaemon({
         config,
         node,
         listen,
         hardware: options.hardware === true,
-        killWaitSeconds: Number.isFinite(killWait) && killWait >= 0 ? killWait : 30,
+        killWaitSeconds: (await import('../../config/kill-wait.js')).killWaitSeconds(config),
         spoolDir: path.resolve(options.spool ?? path.join(resolveStateDir(config), `stepd-${node.name}`)),
         log: createLogger(`${bin}-${node.name}`, levelFromVerbosity(options.verbose)),
       });
