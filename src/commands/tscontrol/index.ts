@@ -77,6 +77,7 @@ async function dispatch(bin: string, command: string, words: string[], options: 
     if (!/^res/i.test(what)) throw new UserError(`invalid keyword: ${what}`);
     return resv.createReservation(rest, options.cluster, bin);
   }
+  if (verb === 'write') return (await import('./write-config.js')).writeConfig(words, options.cluster);
   if (verb === 'ping') {
     const { ping } = await import('./jobs.js');
     return ping(options.cluster);

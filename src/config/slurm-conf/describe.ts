@@ -27,6 +27,7 @@ export const TOP_PATH_KEYS: Record<string, string> = {
   'plugins.proctrack': 'ProctrackType',
   'plugins.sched': 'SchedulerType',
   'plugins.auth': 'AuthType',
+  'plugins.plugin_dirs': 'PluginDir',
   'preempt.type': 'PreemptType',
   'preempt.mode': 'PreemptMode',
   'control.slurmd_timeout': 'SlurmdTimeout',
@@ -53,6 +54,9 @@ export function describe(conf: ConfText, fail: (at: Where, message: string) => v
   set(plugins, 'job_container', get('JobContainerType'));
   set(plugins, 'proctrack', get('ProctrackType'));
   set(plugins, 'sched', get('SchedulerType'));
+  // Searched after tslurm's own plugins, like TSLURM_PLUGIN_DIR; a Slurm PluginDir holds no
+  // .js modules, so naming one changes nothing.
+  set(plugins, 'plugin_dirs', get('PluginDir'));
   const auth = get('AuthType');
   if (auth !== undefined && TSLURM_AUTH.has(auth.toLowerCase())) plugins.auth = auth;
   description.plugins = plugins;
