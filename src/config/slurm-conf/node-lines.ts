@@ -63,7 +63,8 @@ export function nodeLine(record: ConfRecord, fail: (message: string) => void): N
   const weight = num(k.get('Weight'));
   // Slurm takes Weight=INFINITE (0xffffffff) as one less.
   set('weight', weight === 0xffffffff ? 0xfffffffe : weight);
-  set('state', k.get('State'));
+  // FAIL and FAILING are drained nodes to tslurm (no jobs start there), as for DownNodes.
+  set('state', k.get('State')?.replace(/^fail(ing)?$/i, 'DRAIN'));
   set('reason', k.get('Reason'));
   const extras: NodeExtras = { boards: layoutBoards(k), tmpDisk: plain(k.get('TmpDisk')) ?? 0 };
   if (k.has('TmpDisk') && plain(k.get('TmpDisk')) === undefined) fail(`NodeName=${record.name}: TmpDisk: expected megabytes, got "${k.get('TmpDisk')}"`);

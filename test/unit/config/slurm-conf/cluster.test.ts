@@ -86,6 +86,11 @@ describe('NodeName lines', () => {
     ]);
   });
 
+  it('State=FAIL and FAILING are drained nodes', () => {
+    const c = conf('NodeName=a State=FAIL', 'NodeName=b State=failing', 'PartitionName=p Nodes=ALL');
+    expect(c.nodes.map((n) => n.state)).toEqual(['DRAIN', 'DRAIN']);
+  });
+
   it('DownNodes sets the state and reason of the nodes it names', () => {
     const c = conf('NodeName=n[1-3]', 'DownNodes=n[2-3] State=DRAIN Reason=bad', 'PartitionName=p Nodes=ALL');
     expect(c.nodes.map((n) => [n.state, n.reason])).toEqual([['UNKNOWN', undefined], ['DRAIN', 'bad'], ['DRAIN', 'bad']]);
