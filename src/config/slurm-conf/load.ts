@@ -61,6 +61,10 @@ function build(conf: ConfText, file: string): ClusterConfig {
   applyDownNodes(config, described, errors);
   if (errors.length > 0) throw new UserErrorList(errors);
   const controllers = conf.records.filter((r) => r.kind === 'SlurmctldHost').map((r) => r.name);
+  // The older spelling, used when there is no SlurmctldHost line (as Slurm does).
+  const machine = conf.settings.get('ControlMachine')?.value;
+  const addr = conf.settings.get('ControlAddr')?.value;
+  if (controllers.length === 0 && machine !== undefined) controllers.push(addr === undefined ? machine : `${machine}(${addr})`);
   const facts: SlurmConfFacts = {
     settings: Object.fromEntries([...conf.settings].map(([k, s]) => [k, s.value])),
     files,

@@ -164,6 +164,13 @@ describe('top-level keys', () => {
     expect(c.control.host).toBeUndefined();
   });
 
+  it('SlurmctldHost lines are kept in order; ControlMachine/ControlAddr stand in for them', () => {
+    const both = conf('SlurmctldHost=head(10.0.0.1)', 'SlurmctldHost=backup', 'NodeName=n1', 'PartitionName=p Nodes=n1');
+    expect(both.slurmConf?.controllers).toEqual(['head(10.0.0.1)', 'backup']);
+    const old = conf('ControlMachine=head', 'ControlAddr=10.0.0.1', 'NodeName=n1', 'PartitionName=p Nodes=n1');
+    expect(old.slurmConf?.controllers).toEqual(['head(10.0.0.1)']);
+  });
+
   it('ClusterName is required, as in Slurm', async () => {
     expect(await problems(() => parseSlurmConf('NodeName=n1\nPartitionName=p Nodes=n1\n', FILE))).toEqual([
       '/virtual/slurm.conf: ClusterName needs to be specified',
