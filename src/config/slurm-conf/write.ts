@@ -16,7 +16,7 @@ export interface WrittenConf {
 }
 
 const MODEL_KEYS = new Set(
-  `ClusterName SlurmctldHost SlurmctldPort StateSaveLocation AuthType PluginDir SelectType SchedulerType
+  `ClusterName SlurmctldHost ControlMachine ControlAddr SlurmctldPort StateSaveLocation AuthType PluginDir SelectType SchedulerType
 ProctrackType MpiDefault JobContainerType PreemptType PreemptMode SlurmdTimeout TreeWidth`.split(/\s+/),
 );
 
