@@ -1,14 +1,11 @@
 // How a command reaches the controller (DESIGN.md §2): the Unix socket in the state
 // directory. When nothing answers there, the command starts a tsctld for this cluster on
-// demand (detached, logging to the state directory) and waits for its socket, so a fresh
-// user needs no set-up. Two commands starting one at once is harmless: the second tsctld
-// finds the state directory locked and leaves, and both commands use the first.
-import { ensureDir } from '../core/ensure-dir.js';
+// demand (start-controller.ts) and waits for its socket, so a fresh user needs no set-up; a
+// controller that cannot start says why at once. Two commands starting one at once is
+// harmless: the second tsctld finds the state directory locked and leaves, and both
+// commands use the first.
 import type net from 'node:net';
-import { spawn } from 'node:child_process';
-import { openSync, closeSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UserError } from '../core/errors.js';
 import { errnoValue, type ErrnoName } from '../core/errno.js';
 import { request, type RpcResponse } from '../protocol/rpc.js';
@@ -17,6 +14,7 @@ import { JsonLink } from '../net/json-link.js';
 import type { MessageAuth } from '../net/message-auth.js';
 import type { ClusterConfig } from '../config/types.js';
 import { remoteController } from './controller-target.js';
+import { checkTrustedDir } from '../config/trusted-path.js';
 
 const START_TIMEOUT_MS = 15_000;
 
@@ -126,6 +124,8 @@ export interface ConnectOptions {
 export async function connectController(options: ConnectOptions): Promise<CtldClient> {
   const remote = options.config ? await remoteController(options.config) : undefined;
   if (remote) return CtldClient.connect(remote.endpoint, remote.auth).catch((error: unknown) => Promise.reject(unreachable(error)));
+  // Nothing in a directory another user may write is trusted, its socket neither.
+  checkTrustedDir(options.stateDir);
   const socketPath = path.join(options.stateDir, 'tsctld.sock');
   try {
     return await CtldClient.connect(socketPath);
@@ -133,38 +133,18 @@ export async function connectController(options: ConnectOptions): Promise<CtldCl
     const code = (error as NodeJS.ErrnoException).code;
     if (!options.autostart || (code !== 'ENOENT' && code !== 'ECONNREFUSED')) throw unreachable(error);
   }
-  startController(options);
+  const { startControllerOnDemand } = await import('./start-controller.js');
+  const started = startControllerOnDemand({ stateDir: options.stateDir, clusterFile: options.clusterFile });
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
     await new Promise((resolve) => setTimeout(resolve, delay));
+    const outcome = started.outcome();
+    if (outcome?.kind === 'failed') throw outcome.error;
     try {
       return await CtldClient.connect(socketPath);
     } catch (error) {
       if (Date.now() > deadline) throw unreachable(error, path.join(options.stateDir, 'tsctld.log'));
     }
-  }
-}
-
-function startController(options: ConnectOptions): void {
-  try {
-    ensureDir(options.stateDir);
-  } catch (error) {
-    throw new UserError(`state directory ${options.stateDir} is not writable: ${(error as NodeJS.ErrnoException).code ?? ''}`);
-  }
-  const bin = fileURLToPath(new URL('../../bin/tsctld.js', import.meta.url));
-  const args = [bin, '--idle-exit', process.env.TSLURM_CTLD_IDLE_EXIT ?? '300'];
-  if (options.clusterFile !== undefined) args.push('--cluster', options.clusterFile);
-  const log = openSync(path.join(options.stateDir, 'tsctld.log'), 'a', 0o600);
-  try {
-    const child = spawn(process.execPath, args, {
-      detached: true,
-      stdio: ['ignore', log, log],
-      env: { ...process.env, TSLURM_STATE_DIR: options.stateDir },
-    });
-    child.on('error', () => {});
-    child.unref();
-  } finally {
-    closeSync(log);
   }
 }
 

@@ -64,6 +64,7 @@ export class Controller implements JobLookup {
     this.table = NodeTable.fromConfig(options.config);
     this.nodeStates = new NodeStates(this.table, options.config);
     this.store = new StateStore(options.stateDir, options.volatileState === true);
+    this.store.onHealth = (message, failing) => (failing ? options.log.error(message) : options.log.info(message));
     this.reservations = new Reservations(this.store.dir, this.table);
   }
 
@@ -195,6 +196,26 @@ export class Controller implements JobLookup {
 
   // ---- persistence ----
 
+  /**
+   * Adds new jobs and journals them; resolves once they are on disk. They are in the table
+   * meanwhile (a snapshot taken then must hold them) but not scheduled; if the journal
+   * cannot take them they are taken out again and the submission is refused.
+   */
+  async addJournaled(jobs: readonly CtldJob[]): Promise<void> {
+    for (const job of jobs) {
+      job.unjournaled = true;
+      this.addJob(job);
+    }
+    try {
+      await Promise.all(jobs.map((job) => this.journalSubmit(job)));
+    } catch (error) {
+      for (const job of jobs) this.removeJob(job);
+      throw error;
+    } finally {
+      for (const job of jobs) job.unjournaled = undefined;
+    }
+  }
+
   /** Journals a new job; resolves once it is on disk. */
   journalSubmit(job: CtldJob): Promise<void> {
     return this.store.append({ t: 'submit', job: storedJobOf(job, this.table) });
@@ -204,7 +225,13 @@ export class Controller implements JobLookup {
   async journalProgress(job: CtldJob): Promise<void> {
     this.changed();
     await this.store.append({ t: 'progress', id: job.record.job_id, p: progressOf(job, this.table) });
-    if (this.store.snapshotDue) await this.saveSnapshot();
+    // A snapshot that fails (a full disk) has put the store in its failing state, which the log says.
+    if (this.store.snapshotDue) await this.saveSnapshot().catch(() => {});
+  }
+
+  /** While the journal cannot be written: tries again (a snapshot), at most every few seconds. */
+  retryJournal(): Promise<void> {
+    return this.store.retry(() => ({ jobs: this.storedJobs(), nodes: this.nodeStates.stored() }));
   }
 
   journalPurge(job: CtldJob): Promise<void> {

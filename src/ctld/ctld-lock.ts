@@ -11,6 +11,29 @@
 import { linkSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
+import { slurm_strerror } from '../core/errno.js';
+
+/** Another controller holds the state directory, or is taking it at this moment. */
+export class StateDirTaken extends UserError {}
+
+/**
+ * Said as slurmctld says it with no_quick_restart (it would otherwise kill the old one):
+ * stop that one first.
+ */
+export class AlreadyRunning extends StateDirTaken {
+  constructor(
+    readonly holder: number,
+    stateDir: string,
+  ) {
+    super(`another tsctld (pid ${holder}) is already using state directory ${stateDir}; stop it (kill ${holder}) before starting a new one`);
+  }
+}
+
+function cannotUse(stateDir: string, error: unknown): UserError {
+  const errno = (error as NodeJS.ErrnoException).errno;
+  const why = typeof errno === 'number' ? slurm_strerror(Math.abs(errno)) : (error as Error).message;
+  return new UserError(`cannot use state directory ${stateDir}: ${why}`);
+}
 
 export interface ControllerLock {
   release(): void;
@@ -25,14 +48,16 @@ export function lockStateDir(stateDir: string): ControllerLock {
   try {
     writeFileSync(mine, `${process.pid}\n`, { mode: 0o600 });
   } catch (error) {
-    throw new UserError(`cannot use state directory ${stateDir}: ${(error as Error).message}`);
+    // Created but not written (a full disk): it must not stay behind as litter.
+    rmSync(mine, { force: true });
+    throw cannotUse(stateDir, error);
   }
   const taken = (): ControllerLock | undefined => {
     try {
       linkSync(mine, file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
-      throw new UserError(`cannot use state directory ${stateDir}: ${(error as Error).message}`);
+      throw cannotUse(stateDir, error);
     }
     return {
       release: () => {
@@ -43,7 +68,7 @@ export function lockStateDir(stateDir: string): ControllerLock {
   try {
     const lock = taken() ?? takeOverStale(stateDir, file, taken);
     if (lock !== undefined) return lock;
-    throw new UserError(`cannot lock state directory ${stateDir}: another tsctld is starting`);
+    throw new StateDirTaken(`cannot lock state directory ${stateDir}: another tsctld is starting`);
   } finally {
     rmSync(mine, { force: true });
   }
@@ -51,7 +76,7 @@ export function lockStateDir(stateDir: string): ControllerLock {
 
 // The lock exists: refused if its holder lives; else removed and taken, by one starter at a time.
 function takeOverStale(stateDir: string, file: string, taken: () => ControllerLock | undefined): ControllerLock | undefined {
-  const refuse = (holder: number) => new UserError(`another tsctld (pid ${holder}) is already using state directory ${stateDir}`);
+  const refuse = (holder: number) => new AlreadyRunning(holder, stateDir);
   const holder = holderOf(file);
   if (holder !== undefined) throw refuse(holder);
   const guard = path.join(stateDir, 'tsctld.pid.takeover');

@@ -1,12 +1,11 @@
 // tsctld's life (DESIGN.md §2): lock the state directory, recover, serve requests on a Unix
 // socket there, schedule, watch time limits, and — when started on demand by a command —
 // exit once nothing has happened for a while and no job is left to look after.
-import { ensureDir } from '../core/ensure-dir.js';
-import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { ClusterConfig } from '../config/types.js';
+import { prepareStateDir } from '../config/state-dir.js';
 import { createPluginRegistry } from '../plugin-host/create.js';
 import { BatchJobs } from './batch-jobs.js';
 import { Controller } from './controller.js';
@@ -71,8 +70,9 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       setInterval(() => {
         if (ticking) return;
         ticking = true;
-        batch
-          .tick()
+        ctl!
+          .retryJournal()
+          .then(() => batch.tick())
           .then(() => batch.daemons!.tick())
           .then(() => scheduler.kick())
           .catch((error: Error) => log.error(`tick: ${error.stack ?? error.message}`))
@@ -115,15 +115,6 @@ async function listenTcp(server: RpcServer, config: ClusterConfig, registry: Plu
 
 function isIdle(ctl: Controller, server: RpcServer, seconds: number): boolean {
   return ctl.activeCount === 0 && server.connections === 0 && Date.now() - server.lastActive >= seconds * 1000;
-}
-
-function prepareStateDir(stateDir: string): void {
-  try {
-    ensureDir(stateDir);
-    accessSync(stateDir, constants.W_OK);
-  } catch (error) {
-    throw new UserError(`state directory ${stateDir} is not writable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
 }
 
 /** Runs scheduling passes one at a time; a kick during a pass asks for one more after it. */

@@ -4,18 +4,35 @@ import { ensureDir } from '../core/ensure-dir.js';
 import { openSync, closeSync, readFileSync, renameSync, rmSync, writeFileSync, fsyncSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
+import { diskError, isDiskFull } from '../core/disk-full.js';
 
-const FIRST_JOB_ID = 1;
+export const FIRST_JOB_ID = 1;
 const LOCK_STALE_MS = 10_000;
 
-/** Takes the next job id from `stateDir/next_job_id` and returns it. */
+/** Takes the next job id from `stateDir/next_job_id` and returns it (tsrun with no controller). */
 export function takeNextJobId(stateDir: string): number {
-  return takeNext(stateDir, 'next_job_id', FIRST_JOB_ID);
+  return takeNext(stateDir, 'next_job_id', FIRST_JOB_ID, 1, false);
 }
 
-/** Takes `count` consecutive job ids (an array's tasks) and returns the first. */
+/**
+ * Takes `count` consecutive job ids (an array's tasks) for the controller and returns the
+ * first. The file then also says where the controller's ids end (`<next> <controller's next>`):
+ * the ids a damaged journal lost are counted up to there (state-store.ts), not the ids tsrun
+ * took on its own while no controller ran.
+ */
 export function takeJobIds(stateDir: string, count: number): number {
-  return takeNext(stateDir, 'next_job_id', FIRST_JOB_ID, count);
+  return takeNext(stateDir, 'next_job_id', FIRST_JOB_ID, count, true);
+}
+
+/** The counter file's two numbers: the next id, and the next after the controller's last (when known). */
+export function peekJobIds(stateDir: string): { next: number; controllerNext: number | undefined } | undefined {
+  try {
+    const [next, mark] = readFileSync(path.join(stateDir, 'next_job_id'), 'utf8').trim().split(/\s+/).map(Number);
+    if (!Number.isSafeInteger(next)) return undefined;
+    return { next: next!, controllerNext: Number.isSafeInteger(mark) ? mark : undefined };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Takes the next step id of a job that runs without a controller (tsrun inside an allocation). */
@@ -23,24 +40,34 @@ export function takeNextStepId(stateDir: string, jobId: number): number {
   return takeNext(path.join(stateDir, 'steps'), `job${jobId}.next_step`, 0);
 }
 
-function takeNext(dir: string, name: string, first: number, count = 1): number {
+function takeNext(dir: string, name: string, first: number, count = 1, byController?: boolean): number {
   ensureDir(dir);
   const counter = path.join(dir, name);
   return withLock(`${counter}.lock`, () => {
     let next = first;
+    let mark: string | undefined;
     try {
-      next = Number.parseInt(readFileSync(counter, 'utf8'), 10);
+      const words = readFileSync(counter, 'utf8').trim().split(/\s+/);
+      next = Number.parseInt(words[0] ?? '', 10);
+      mark = words[1];
       if (!Number.isSafeInteger(next) || next < first) next = first;
     } catch {
       // the first id taken from this counter
     }
+    if (byController === true) mark = String(next + count);
     // Write the new value fully before it replaces the old one, so a crash never loses ids.
     const tmp = `${counter}.new`;
-    writeFileSync(tmp, `${next + count}\n`);
-    const fd = openSync(tmp, 'r+');
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, counter);
+    try {
+      writeFileSync(tmp, `${next + count}${byController !== undefined && mark !== undefined ? ` ${mark}` : ''}\n`, { mode: 0o600 });
+      const fd = openSync(tmp, 'r+');
+      fsyncSync(fd);
+      closeSync(fd);
+      renameSync(tmp, counter);
+    } catch (error) {
+      // A full disk: no id is taken, and no half-written counter is left behind.
+      rmSync(tmp, { force: true });
+      throw diskError(error);
+    }
     return next;
   });
 }
@@ -49,10 +76,11 @@ function withLock<T>(lockFile: string, work: () => T): T {
   const deadline = Date.now() + 5_000;
   for (;;) {
     try {
-      closeSync(openSync(lockFile, 'wx'));
+      closeSync(openSync(lockFile, 'wx', 0o600));
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        if (isDiskFull(error)) throw diskError(error);
         throw new UserError(`cannot use state directory ${path.dirname(lockFile)}: ${(error as Error).message}`);
       }
       // A lock left by a killed command must not block every later one.

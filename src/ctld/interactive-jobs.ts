@@ -81,13 +81,18 @@ export class InteractiveJobs {
     // As tsrun without a controller: a partition that takes no jobs is refused, not waited for.
     if (partition.state === 'DOWN') throw UserError.fromErrno('ESLURM_PARTITION_DOWN');
     if (partition.state !== 'UP') throw UserError.fromErrno('ESLURM_PARTITION_NOT_AVAIL');
+    this.ctl.store.checkWritable();
     const jobId = takeJobIds(this.ctl.options.stateDir, 1);
     const record = this.ctl.buildRecord(desc, jobId, partition.name, now());
     record.priority = nextPriority(this.ctl, record);
     const job = newJob(record, desc);
-    this.ctl.addJob(job);
     this.hold(job, connection);
-    await this.ctl.journalSubmit(job);
+    try {
+      await this.ctl.addJournaled([job]);
+    } catch (error) {
+      this.holders.delete(jobId);
+      throw error;
+    }
     await this.scheduler.settle();
     return this.state(job);
   }

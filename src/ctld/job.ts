@@ -40,6 +40,8 @@ export interface CtldJob {
   /** When the job was (last) made eligible, for `EligibleTime`. */
   eligibleTime: number;
   requeueCount: number;
+  /** Set while a new job's submission is being journaled: it is not scheduled before it is acknowledged. */
+  unjournaled?: boolean;
   /** While pending for resources: when and where select's WILL_RUN expects it to start. */
   expectedStart?: number;
   schedNodes?: string;

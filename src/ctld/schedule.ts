@@ -53,7 +53,7 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
   const preempted: CtldJob[] = [];
   for (const job of ctl.jobs.values()) {
     const r = job.record;
-    if ((r.job_state & JOB_STATE_BASE) === JOB_PENDING) pending.push(job);
+    if ((r.job_state & JOB_STATE_BASE) === JOB_PENDING && job.unjournaled !== true) pending.push(job);
     if (r.node_bitmap !== null) holding.push(job);
     if (job.preemptedBy !== undefined) preempted.push(job);
   }

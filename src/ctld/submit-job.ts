@@ -39,6 +39,8 @@ export async function submitJob(ctl: Controller, desc: JobDescriptor, testOnly: 
 
   // --test-only uses up a job id, as sbatch's does (observed), though no job is created.
   if (testOnly) return { jobId: takeJobIds(ctl.options.stateDir, 1), willRun: await willRun(ctl, probe, configured, partition) };
+  // While the journal cannot be written (a full disk), no job could be kept: refused at once.
+  ctl.store.checkWritable();
 
   const taskIds = desc.array?.taskIds ?? [undefined];
   const firstId = takeJobIds(ctl.options.stateDir, taskIds.length);
@@ -58,8 +60,7 @@ export async function submitJob(ctl: Controller, desc: JobDescriptor, testOnly: 
       }),
     );
   }
-  for (const job of jobs) ctl.addJob(job);
-  await Promise.all(jobs.map((job) => ctl.journalSubmit(job)));
+  await ctl.addJournaled(jobs);
   return { jobId: firstId };
 }
 

@@ -52,7 +52,7 @@ describe('tsctld state', () => {
     const second = await ctl.run('tsctld', ['--cluster', small, '-D']);
     expect(second).toMatchObject({
       exitCode: 1,
-      stderr: `tsctld: error: another tsctld (pid ${pid}) is already using state directory ${ctl.stateDir}\n`,
+      stderr: `tsctld: error: another tsctld (pid ${pid}) is already using state directory ${ctl.stateDir}; stop it (kill ${pid}) before starting a new one\n`,
     });
     expect(readFileSync(path.join(ctl.stateDir, 'tsctld.pid'), 'utf8').trim()).toBe(pid);
     expect((await ctl.run('tscontrol', ['ping'])).exitCode).toBe(0);

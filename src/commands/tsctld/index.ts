@@ -1,7 +1,9 @@
 // tsctld (slurmctld): the controller daemon. Commands start one on demand; run it yourself to
 // watch it (-D keeps it in the foreground, logging to stderr) or to keep it running.
 import { createProgram, addCommonOptions } from '../../cli/program.js';
+import { writeSync } from 'node:fs';
 import { UserError } from '../../core/errors.js';
+import { reportStart, startedOnDemand, takeStartReport } from '../../core/start-report.js';
 
 const examples = [
   'tsctld -D -v                         # in the foreground, logging to the terminal',
@@ -46,6 +48,29 @@ export async function run(argv: string[], bin: string): Promise<number> {
       const { startController } = await import('./start.js');
       status = await startController({ ...options, idleExitSeconds, foreground: options.D === true, bin, argv });
     });
-  await program.parseAsync(argv, { from: 'user' });
+  takeStartReport();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    return await refused(error, bin);
+  }
   return status;
+}
+
+// A controller that does not start tells its starter why (core/start-report.ts). One that a
+// command started for itself and that lost the state directory to another command's
+// controller has nothing wrong to say: that other one serves them both.
+async function refused(error: unknown, bin: string): Promise<number> {
+  const { StateDirTaken } = await import('../../ctld/ctld-lock.js');
+  if (error instanceof StateDirTaken && startedOnDemand()) {
+    try {
+      writeSync(2, `${bin}: ${error.message.replace(/; stop it .*$/, '')}; leaving it to that one\n`);
+    } catch {
+      // a log that cannot be written (full disk) changes nothing here
+    }
+    reportStart('raced');
+    return 0;
+  }
+  reportStart(`error: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}`);
+  throw error;
 }

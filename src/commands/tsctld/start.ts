@@ -1,17 +1,19 @@
 // Starting the controller: in the foreground (-D), or as slurmctld does by default, in the
 // background — a detached copy of itself with -D, logging to tsctld.log in the state
-// directory; this process returns once that copy answers on its socket, or reports why it
-// could not start.
-import { ensureDir } from '../../core/ensure-dir.js';
+// directory; this process returns once that copy says it serves, or reports why it could not
+// start (core/start-report.ts).
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
+import { resilientSink } from '../../core/log-sink.js';
 import { UserError } from '../../core/errors.js';
+import { REPORT_FD, REPORT_FD_ENV, reportStart } from '../../core/start-report.js';
 import { loadCluster } from '../../config/load.js';
-import { resolveStateDir } from '../../config/state-dir.js';
+import { notWritable, prepareStateDir, resolveStateDir } from '../../config/state-dir.js';
 import { killWaitSeconds, minJobAgeSeconds } from '../../config/kill-wait.js';
 import { CtldClient } from '../../client/ctld-client.js';
+import { AlreadyRunning } from '../../ctld/ctld-lock.js';
 
 export interface StartOptions {
   cluster?: string;
@@ -26,7 +28,7 @@ export async function startController(options: StartOptions): Promise<number> {
   const config = await loadCluster({ file: options.cluster });
   const stateDir = resolveStateDir(config);
   if (!options.foreground) return startInBackground(options, stateDir);
-  const log = createLogger(options.bin, levelFromVerbosity(options.verbose));
+  const log = createLogger(options.bin, levelFromVerbosity(options.verbose), resilientSink(options.bin));
   const { runDaemon } = await import('../../ctld/daemon.js');
   return runDaemon({
     config,
@@ -36,6 +38,7 @@ export async function startController(options: StartOptions): Promise<number> {
     minuteSeconds: positive(process.env.TSLURM_MINUTE_SECONDS, 60),
     killWaitSeconds: killWaitSeconds(config),
     minJobAge: minJobAgeSeconds(config),
+    onReady: () => reportStart('ready'),
   });
 }
 
@@ -45,43 +48,46 @@ function positive(text: string | undefined, fallback: number): number {
 }
 
 async function startInBackground(options: StartOptions, stateDir: string): Promise<number> {
+  prepareStateDir(stateDir);
   const logFile = path.join(stateDir, 'tsctld.log');
   let logFd: number;
   try {
-    ensureDir(stateDir);
     logFd = openSync(logFile, 'a', 0o600);
   } catch (error) {
-    throw new UserError(`state directory ${stateDir} is not writable: ${(error as NodeJS.ErrnoException).code ?? ''}`);
+    throw notWritable(stateDir, error);
   }
   const socketPath = path.join(stateDir, 'tsctld.sock');
   const running = await CtldClient.connect(socketPath).catch(() => undefined);
   if (running) {
     running.close();
     closeSync(logFd);
-    throw new UserError(`another tsctld is already using state directory ${stateDir}`);
+    throw new AlreadyRunning(pidIn(path.join(stateDir, 'tsctld.pid')), stateDir);
   }
-  const offset = statSync(logFile).size;
   const child = spawn(process.execPath, [process.argv[1]!, '-D', ...options.argv], {
     detached: true,
-    stdio: ['ignore', logFd, logFd],
-    env: { ...process.env, TSLURM_STATE_DIR: stateDir },
+    stdio: ['ignore', logFd, logFd, 'pipe'],
+    env: { ...process.env, TSLURM_STATE_DIR: stateDir, [REPORT_FD_ENV]: String(REPORT_FD) },
   });
   closeSync(logFd);
-  let exitCode: number | null = null;
-  child.once('exit', (code) => (exitCode = code ?? 1));
-  for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    if (exitCode !== null) {
-      // It could not start: its own message is in the log.
-      process.stderr.write(readFileSync(logFile, 'utf8').slice(offset));
-      return exitCode;
-    }
-    try {
-      (await CtldClient.connect(socketPath)).close();
-      child.unref();
-      return 0;
-    } catch {
-      // not up yet
-    }
+  const said = await new Promise<string>((resolve) => {
+    let text = '';
+    const report = child.stdio[REPORT_FD] as NodeJS.ReadableStream;
+    report.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    report.on('error', () => {});
+    report.on('end', () => resolve(text));
+    child.once('exit', (code) => resolve(text || `error: tsctld exited with status ${code ?? 1} before it served (see ${logFile})`));
+  });
+  const line = said.split('\n')[0]!;
+  if (line !== 'ready') throw new UserError(line.startsWith('error: ') ? line.slice('error: '.length) : `tsctld did not start (see ${logFile})`);
+  (child.stdio[REPORT_FD] as NodeJS.ReadableStream & { destroy(): void }).destroy();
+  child.unref();
+  return 0;
+}
+
+function pidIn(file: string): number {
+  try {
+    return Number.parseInt(readFileSync(file, 'utf8'), 10) || 0;
+  } catch {
+    return 0;
   }
 }

@@ -1,8 +1,10 @@
 // The controller's journal (DESIGN.md §8): every change is appended as one JSON line and
 // fsynced before the change is acknowledged, so `kill -9` loses nothing that was answered.
 // Appends made while a write is in flight are committed together with one fdatasync (group
-// commit), so a burst of submissions costs one disk flush, not one each.
-import { closeSync, fdatasyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+// commit), so a burst of submissions costs one disk flush, not one each. A write that fails
+// (a full disk) is taken back to the last whole record, so the records appended after the
+// disk has room again do not follow half a line.
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { fdatasync, write } from 'node:fs';
 import { promisify } from 'node:util';
 
@@ -20,6 +22,8 @@ export type SequencedRecord = JournalRecord & { seq: number };
 
 export class Journal {
   private fd: number;
+  /** The file's length after the last write that went through: whole records only. */
+  private committed: number;
   private batch: Array<{ line: string; done: () => void; failed: (e: Error) => void }> = [];
   private flushing: Promise<void> | undefined;
 
@@ -28,6 +32,7 @@ export class Journal {
     private seq: number,
   ) {
     this.fd = openSync(file, 'a', 0o600);
+    this.committed = fstatSync(this.fd).size;
   }
 
   /** The sequence number of the last record appended. */
@@ -53,15 +58,22 @@ export class Journal {
   reopen(file: string): void {
     closeSync(this.fd);
     this.fd = openSync(file, 'a', 0o600);
+    this.committed = fstatSync(this.fd).size;
   }
 
   close(): void {
     if (this.batch.length > 0) {
-      const lines = this.batch.map((b) => b.line).join('');
-      writeSync(this.fd, lines);
-      fdatasyncSync(this.fd);
-      this.batch.forEach((b) => b.done());
+      const batch = this.batch;
       this.batch = [];
+      try {
+        const bytes = Buffer.from(batch.map((b) => b.line).join(''));
+        for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at);
+        fdatasyncSync(this.fd);
+        batch.forEach((b) => b.done());
+      } catch (error) {
+        this.takeBack();
+        batch.forEach((b) => b.failed(error as Error));
+      }
     }
     closeSync(this.fd);
   }
@@ -72,15 +84,28 @@ export class Journal {
     while (this.batch.length > 0) {
       const batch = this.batch;
       this.batch = [];
+      const bytes = Buffer.from(batch.map((b) => b.line).join(''));
       try {
-        await writeAsync(this.fd, batch.map((b) => b.line).join(''));
+        // A short write is not an error yet: the rest is written, or fails with the reason.
+        for (let at = 0; at < bytes.length; ) at += (await writeAsync(this.fd, bytes, at, bytes.length - at)).bytesWritten;
         await fdatasyncAsync(this.fd);
+        this.committed += bytes.length;
         batch.forEach((b) => b.done());
       } catch (error) {
+        this.takeBack();
         batch.forEach((b) => b.failed(error as Error));
       }
     }
     this.flushing = undefined;
+  }
+
+  // Cuts off what a failed write left (shortening a file needs no space).
+  private takeBack(): void {
+    try {
+      ftruncateSync(this.fd, this.committed);
+    } catch {
+      // Then the next start finds a damaged line, reports it, and skips it.
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 // fsynced, the current file kept as `.old`, then `.new` renamed into place. The first line
 // names the format (magic and version) so a foreign or newer file is refused, and the last
 // line counts the records so a file cut short is noticed rather than half-loaded.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, existsSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { TSLURM_PROTOCOL_VERSION, isSupportedProtocolVersion } from '../../core/protocol-version.js';
 import type { StoredJob } from './stored-job.js';
@@ -21,6 +21,7 @@ export interface NodeStateRecord {
 export interface Snapshot {
   /** Every journal record up to this sequence number is contained in the snapshot. */
   seq: number;
+  /** Every job id below this one was taken when the snapshot was written (0: not known, older files). */
   nextJobId: number;
   savedAt: number;
   jobs: StoredJob[];
@@ -33,6 +34,8 @@ interface Header {
   seq: number;
   next_job_id: number;
   saved_at: number;
+  /** How many jobs follow (absent in files of older builds). */
+  jobs?: number;
 }
 
 export function writeSnapshot(file: string, snapshot: Snapshot): void {
@@ -42,6 +45,7 @@ export function writeSnapshot(file: string, snapshot: Snapshot): void {
     seq: snapshot.seq,
     next_job_id: snapshot.nextJobId,
     saved_at: snapshot.savedAt,
+    jobs: snapshot.jobs.length,
   };
   const lines = [
     JSON.stringify(header),
@@ -52,11 +56,16 @@ export function writeSnapshot(file: string, snapshot: Snapshot): void {
   const fresh = `${file}.new`;
   const fd = openSync(fresh, 'w', 0o600);
   try {
-    writeSync(fd, `${lines.join('\n')}\n`);
+    const bytes = Buffer.from(`${lines.join('\n')}\n`);
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
     fsyncSync(fd);
-  } finally {
+  } catch (error) {
+    // A full disk: the current file stays as it is, and no half-written one is left.
     closeSync(fd);
+    rmSync(fresh, { force: true });
+    throw error;
   }
+  closeSync(fd);
   if (existsSync(file)) renameSync(file, `${file}.old`);
   renameSync(fresh, file);
   syncDir(path.dirname(file));
@@ -64,7 +73,29 @@ export function writeSnapshot(file: string, snapshot: Snapshot): void {
 
 /** Reads a snapshot; throws an Error saying what is wrong with the file. */
 export function readSnapshot(file: string): Snapshot {
-  const text = readFileSync(file, 'utf8');
+  const { snapshot, damage } = parseSnapshot(readFileSync(file, 'utf8'));
+  if (damage !== undefined) throw new Error(damage);
+  return snapshot;
+}
+
+/** What a damaged snapshot still holds, and how many of the jobs its header counts are not there (when it says). */
+export interface Salvage {
+  snapshot: Snapshot;
+  missingJobs: number | undefined;
+}
+
+/** The readable part of a damaged snapshot; undefined when not even its header can be read. */
+export function salvageSnapshot(file: string): Salvage | undefined {
+  try {
+    const { snapshot, expectedJobs } = parseSnapshot(readFileSync(file, 'utf8'));
+    return { snapshot, missingJobs: expectedJobs === undefined ? undefined : Math.max(0, expectedJobs - snapshot.jobs.length) };
+  } catch {
+    return undefined;
+  }
+}
+
+// Throws when the header is not a readable one; reads on past a damaged record, saying so.
+function parseSnapshot(text: string): { snapshot: Snapshot; damage?: string; expectedJobs?: number } {
   const lines = text.split('\n').filter((line) => line !== '');
   let header: Header;
   try {
@@ -79,19 +110,22 @@ export function readSnapshot(file: string): Snapshot {
   const jobs: StoredJob[] = [];
   const nodes: NodeStateRecord[] = [];
   let end: number | undefined;
+  let damage: string | undefined;
   for (const [i, line] of lines.slice(1).entries()) {
     let entry: { job?: StoredJob; node?: NodeStateRecord; end?: number };
     try {
       entry = JSON.parse(line) as typeof entry;
     } catch {
-      throw new Error(`damaged record on line ${i + 2}`);
+      damage ??= `damaged record on line ${i + 2}`;
+      continue;
     }
     if (entry.job) jobs.push(entry.job);
     else if (entry.node) nodes.push(entry.node);
     else if (typeof entry.end === 'number') end = entry.end;
   }
-  if (end !== jobs.length + nodes.length) throw new Error('the file is incomplete (cut short while being written?)');
-  return { seq: header.seq, nextJobId: header.next_job_id, savedAt: header.saved_at, jobs, nodes };
+  if (damage === undefined && end !== jobs.length + nodes.length) damage = 'the file is incomplete (cut short while being written?)';
+  const snapshot = { seq: header.seq, nextJobId: header.next_job_id, savedAt: header.saved_at, jobs, nodes };
+  return { snapshot, damage, expectedJobs: header.jobs };
 }
 
 function syncDir(dir: string): void {
