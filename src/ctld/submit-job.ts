@@ -38,7 +38,12 @@ export async function submitJob(ctl: Controller, desc: JobDescriptor, testOnly: 
   // Slurm 22.05: `sbatch -d afterok:99999` runs at once).
 
   // --test-only uses up a job id, as sbatch's does (observed), though no job is created.
-  if (testOnly) return { jobId: takeJobIds(ctl.options.stateDir, 1), willRun: await willRun(ctl, probe, configured, partition) };
+  if (testOnly) {
+    const jobId = takeJobIds(ctl.options.stateDir, 1);
+    // Said in the journal, so that a restart does not count the id as a job lost (state/damage.ts).
+    await ctl.store.append({ t: 'next_job_id', next: jobId + 1 }).catch(() => {});
+    return { jobId, willRun: await willRun(ctl, probe, configured, partition) };
+  }
   // While the journal cannot be written (a full disk), no job could be kept: refused at once.
   ctl.store.checkWritable();
 

@@ -171,6 +171,40 @@ describe('a restart under a changed cluster file', () => {
   });
 });
 
+describe('a controller that cannot start, or finds another', () => {
+  it('is one line at once from tsbatch and tsctld for an odd state directory or a bad TSLURM_CTLD_IDLE_EXIT', async () => {
+    for (const [bin, args] of [
+      ['tsbatch', ['--wrap', 'true']],
+      ['tsctld', ['-D']],
+      ['tsctld', []],
+    ] as const) {
+      const started = Date.now();
+      const odd = await runBin(bin, args, { env: { TSLURM_STATE_DIR: '/proc/self' } });
+      expect(odd.exitCode, bin).toBe(1);
+      expect(odd.stderr, bin).toMatch(new RegExp(`^${bin}: error: state directory /proc/self is not writable: E[A-Z]+\n$`));
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }
+    const started = Date.now();
+    const idle = await runBin('tsbatch', ['--wrap', 'true'], { env: { TSLURM_CTLD_IDLE_EXIT: 'abc' } });
+    expect(idle).toMatchObject({ exitCode: 1, stderr: 'tsbatch: error: invalid TSLURM_CTLD_IDLE_EXIT value: abc (seconds to stay with nothing to do, 0: never)\n' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('in the background, finding another running, says so as slurmctld does and exits 1', async () => {
+    const ctl = testController();
+    try {
+      expect(await ctl.run('tsctld', ['--cluster', small])).toMatchObject({ exitCode: 0, stderr: '' });
+      const pid = readFileSync(path.join(ctl.stateDir, 'tsctld.pid'), 'utf8').trim();
+      expect(await ctl.run('tsctld', ['--cluster', small])).toMatchObject({
+        exitCode: 1,
+        stderr: `tsctld: error: another tsctld (pid ${pid}) is already using state directory ${ctl.stateDir}; stop it (kill ${pid}) before starting a new one\n`,
+      });
+    } finally {
+      await ctl.stop();
+    }
+  });
+});
+
 describe('an unusable state directory', () => {
   it('is one clear line from tsbatch and from tsctld', async () => {
     const env = { TSLURM_STATE_DIR: '/proc/tslurm-no-such-dir' };
