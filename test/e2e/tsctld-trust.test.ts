@@ -109,10 +109,12 @@ describe('a state directory others may write', () => {
 
 describe('files the controller creates', () => {
   it('are 0600 and its directories 0700, also under umask 000', async () => {
-    const stateDir = path.join(scratch(), 'state');
+    const root = scratch();
+    const stateDir = path.join(root, 'state');
     const tsbatch = [process.execPath, path.join(repoRoot, 'bin', 'tsbatch.js'), '--cluster', small, '--hold', '--wrap', 'true'];
     const submitted = await execa('sh', ['-c', 'umask 000; exec "$@"', 'sh', ...tsbatch], {
       env: { ...process.env, TSLURM_STATE_DIR: stateDir, TSLURM_CTLD_IDLE_EXIT: '1', NO_COLOR: '1' },
+      cwd: root,
       reject: false,
     });
     expect(submitted.stdout).toMatch(/^Submitted batch job \d+$/);
