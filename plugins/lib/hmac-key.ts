@@ -1,8 +1,7 @@
 // Reading auth/hmac's shared key with munged's checks: a regular file, at least 32 bytes
-// (munge's minimum key length), owned by this user or root, and no access for group or others — a key others can read
+// (munge's minimum key length), and no access for group or others — a key others can read
 // lets them sign as anyone. The checks run on the opened file (fstat), not on the name.
 import { open } from 'node:fs/promises';
-import { loginName, userName } from '../../src/config/trusted-path.js';
 
 /** munge's MUNGE_MINIMUM_KEY_LEN: shorter keys are refused. */
 export const MIN_KEY_BYTES = 32;
@@ -20,12 +19,6 @@ export async function readKeyFile(file: string, strerror: (errnum: number) => st
   try {
     const info = await handle.stat();
     if (!info.isFile()) return { ok: false, reason: `key file ${file} is not a regular file` };
-    // Whoever owns the key can change it and sign as anyone: only this user or root may.
-    const me = process.geteuid?.();
-    if (me !== undefined && info.uid !== me && info.uid !== 0) {
-      const mode = (info.mode & 0o7777).toString(8).padStart(4, '0');
-      return { ok: false, reason: `key file ${file} belongs to ${userName(info.uid)} (mode ${mode}), not to ${me === 0 ? 'root' : `${userName(me)} or root`}: whoever owns it can sign as anyone; chown ${loginName(me) ?? me} ${file}` };
-    }
     const loose = info.mode & 0o077;
     if (loose !== 0) {
       const mode = (info.mode & 0o7777).toString(8).padStart(4, '0');

@@ -16,34 +16,31 @@ export function checkTrustedDir(dir: string, what = 'state directory'): void {
   refuseUntrusted(dir, info, what, '700');
 }
 
-/**
- * Refuses `file` (when it exists) unless it is a regular file of this user that only it may
- * write; `allowRoot`: one of root's is trusted too (a key file root installed, as sshd allows).
- */
-export function checkTrustedFile(file: string, what: string, allowRoot = false): void {
+/** Refuses `file` (when it exists) unless it is a regular file of this user that only it may write. */
+export function checkTrustedFile(file: string, what: string): void {
   const info = statOrUndefined(file);
   if (info === undefined) return;
   if (!info.isFile()) throw new UserError(`${what} ${file} is not a regular file`);
-  refuseUntrusted(file, info, what, '600', allowRoot);
+  refuseUntrusted(file, info, what, '600');
 }
 
-/** The problem with `info` as something this user may trust, or undefined when there is none. */
-export function untrustedReason(info: Pick<Stats, 'uid' | 'mode'>, allowRoot = false): string | undefined {
+// The problem with `info` as something this user may trust, or undefined when there is none.
+function untrustedReason(info: Pick<Stats, 'uid' | 'mode'>): string | undefined {
   const me = process.geteuid?.();
   if (me === undefined) return undefined;
   const problems: string[] = [];
-  if (info.uid !== me && !(allowRoot && info.uid === 0)) problems.push(`owned by ${userName(info.uid)}`);
+  if (info.uid !== me) problems.push(`owned by ${userName(info.uid)}`);
   const writers = [(info.mode & 0o020) !== 0 ? 'group' : '', (info.mode & 0o002) !== 0 ? 'others' : ''].filter(Boolean);
   if (writers.length > 0) problems.push(`writable by ${writers.join(' and ')}`);
   return problems.length === 0 ? undefined : problems.join(', ');
 }
 
-function refuseUntrusted(file: string, info: Stats, what: string, mode: string, allowRoot = false): void {
-  const reason = untrustedReason(info, allowRoot);
+function refuseUntrusted(file: string, info: Stats, what: string, mode: string): void {
+  const reason = untrustedReason(info);
   if (reason === undefined) return;
   const me = process.geteuid!();
   const fixes: string[] = [];
-  if (info.uid !== me && !(allowRoot && info.uid === 0)) fixes.push(`chown ${loginName(me) ?? me} ${file}`);
+  if (info.uid !== me) fixes.push(`chown ${loginName(me) ?? me} ${file}`);
   fixes.push(`chmod ${mode} ${file}`);
   const found = `mode ${(info.mode & 0o7777).toString(8).padStart(4, '0')}, ${reason}`;
   throw new UserError(
@@ -61,14 +58,14 @@ function statOrUndefined(file: string, stat: (file: string) => Stats = lstatSync
   }
 }
 
-/** `name (uid N)`, or `uid N` when this host has no name for it. */
-export function userName(uid: number): string {
+// `name (uid N)`, or `uid N` when this host has no name for it.
+function userName(uid: number): string {
   const name = loginName(uid);
   return name === undefined ? `uid ${uid}` : `${name} (uid ${uid})`;
 }
 
-/** The login name of `uid`. Node has no getpwuid() for other uids; /etc/passwd is what it reads without NSS modules. */
-export function loginName(uid: number): string | undefined {
+// The login name of `uid`. Node has no getpwuid() for other uids; /etc/passwd is what it reads without NSS modules.
+function loginName(uid: number): string | undefined {
   if (uid === process.geteuid?.()) {
     try {
       return userInfo().username;
