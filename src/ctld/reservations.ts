@@ -9,6 +9,7 @@ import type { ReservationView, ResvFlag } from '../protocol/reservation.js';
 import { RESV_FLAGS } from '../protocol/reservation.js';
 import type { NodeTable } from './node-table.js';
 import { readResvState, resvStateFile, writeResvState, type StoredReservation } from './state/resv-state.js';
+import { diskError } from '../core/disk-full.js';
 
 /** A reservation with its nodes as a bitmap of the node table. */
 export interface Reservation extends StoredReservation {
@@ -94,10 +95,15 @@ export class Reservations {
   }
 
   private save(): void {
-    writeResvState(
-      this.file,
-      this.list().map(({ bits: _bits, ...stored }) => stored),
-    );
+    try {
+      writeResvState(
+        this.file,
+        this.list().map(({ bits: _bits, ...stored }) => stored),
+      );
+    } catch (error) {
+      // A full disk is the user's answer (No space left on device), not an internal error.
+      throw diskError(error);
+    }
   }
 }
 
