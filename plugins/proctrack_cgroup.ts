@@ -5,7 +5,10 @@
 // signals to every member; the step is empty when `cgroup.procs` lists no live process.
 //
 // Layout: <root>/tslurm/node_<node>/job_<job>/step_<step>, the node level because emulated
-// nodes of one step share a host. <root> is the `cgroup_root` option, else the first writable
+// nodes of one step share a host. Several clusters (state directories) on one host may each
+// have a job 1: a step directory in use is never shared, the next free `step_<step>.<n>` is
+// taken instead (mkdir is the lock). `proctrack_p_orphan_plan` names the directory, so that
+// tslurm's reaper can empty it (cgroup.kill) if the step daemon is killed. <root> is the `cgroup_root` option, else the first writable
 // cgroup v2 hierarchy among /sys/fs/cgroup and /sys/fs/cgroup/unified. The container id is
 // the step directory's inode number. Without a writable cgroup v2 hierarchy `init` fails with
 // the reason, so a cluster configured for this plugin says at once why it cannot run.
@@ -121,10 +124,12 @@ function stepName(stepid: number): string {
 }
 
 export async function proctrack_p_create(step: ProctrackStep): Promise<bigint | null> {
-  const rel = path.join('tslurm', `node_${step.node_name}`, `job_${step.jobid}`, stepName(step.stepid));
-  const dir = path.join(path.dirname(base), rel);
+  const root = path.dirname(base);
+  const parent = path.join(base, `node_${step.node_name}`, `job_${step.jobid}`);
+  let dir = path.join(parent, stepName(step.stepid));
   try {
-    mkdirSync(dir, { recursive: true });
+    dir = makeOwnDir(parent, stepName(step.stepid));
+    const rel = path.relative(root, dir);
     const id = BigInt(statSync(dir).ino);
     const container: Container = { dir };
     containers.set(id, container);
@@ -135,6 +140,30 @@ export async function proctrack_p_create(step: ProctrackStep): Promise<bigint | 
     fail(EINVAL, `proctrack/cgroup: cannot make ${dir}: ${(error as Error).message}`);
     return null;
   }
+}
+
+// A new directory `leaf` (else `leaf.1`, `leaf.2`, ...) under `parent`: one that exists belongs
+// to another step. A parent removed meanwhile by another step's end is made again.
+function makeOwnDir(parent: string, leaf: string): string {
+  for (let attempt = 0, n = 0; attempt < 1000; attempt++) {
+    const dir = path.join(parent, n === 0 ? leaf : `${leaf}.${n}`);
+    try {
+      mkdirSync(parent, { recursive: true });
+      mkdirSync(dir);
+      return dir;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') n++;
+      else if (code !== 'ENOENT') throw error;
+    }
+  }
+  throw new Error(`no free directory for ${leaf} in ${parent}`);
+}
+
+/** tslurm's hook: the step's cgroup, which tslurm's reaper empties if the step daemon dies. */
+export function proctrack_p_orphan_plan(cont_id: bigint): { cgroup: string } | null {
+  const container = containers.get(cont_id);
+  return container === undefined ? null : { cgroup: container.dir };
 }
 
 // task_cgroup_memory.c's limit: the step's memory times AllowedRAMSpace, at least MinRAMSpace.

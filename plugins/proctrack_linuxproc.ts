@@ -117,6 +117,12 @@ export function proctrack_p_create(step: ProctrackStep): bigint {
   return lastHandle;
 }
 
+/** tslurm's hook: the step's mark, by which tslurm's reaper finds its processes if the step daemon dies. */
+export function proctrack_p_orphan_plan(cont_id: bigint): { environ: string } | null {
+  const mark = containers.get(cont_id)?.mark;
+  return mark ? { environ: mark } : null;
+}
+
 export async function proctrack_p_add(step: ProctrackStep, pid: number): Promise<Rc> {
   const c = step.cont_id === null ? undefined : containers.get(step.cont_id);
   if (!c) return fail(EINVAL, `step ${step.jobid}.${step.stepid} has no container`);

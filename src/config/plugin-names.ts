@@ -3,12 +3,12 @@
 import { BadValue } from './schema-kit.js';
 
 // tslurm's defaults. Slurm's own differ where theirs need more setup: SchedulerType
-// defaults to sched/backfill and ProctrackType to proctrack/cgroup in slurm.conf.
+// defaults to sched/backfill in slurm.conf. ProctrackType (Slurm's default proctrack/cgroup)
+// is chosen by what the host allows: see default-proctrack.ts.
 export const DEFAULT_PLUGINS = {
   select: 'select/cons_tres',
   mpiDefault: 'mpi/none',
   jobContainer: 'job_container/none',
-  proctrack: 'proctrack/pgid',
   sched: 'sched/builtin',
   auth: 'auth/none',
 } as const;

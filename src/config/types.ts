@@ -84,6 +84,8 @@ export interface PluginChoices {
   mpiDefault: string;
   jobContainer: string;
   proctrack: string;
+  /** Set when `proctrack` is the default the host allowed: the plugin to load if it cannot. */
+  proctrackFallback?: string;
   sched: string;
   auth: string;
   /** Absolute; relative entries are resolved against the YAML file's directory. */

@@ -5,7 +5,7 @@ import { constants } from 'node:os';
 import { PluginError } from '../core/errors.js';
 import { slurm_strerror } from '../core/errno.js';
 import { SLURM_SUCCESS } from '../plugin-api/common.js';
-import type { ProctrackStep } from '../plugin-api/proctrack.js';
+import type { ProctrackOrphanPlan, ProctrackStep } from '../plugin-api/proctrack.js';
 import type { ContainerTask } from '../plugin-api/job-container.js';
 import { callHook, hookFailure } from '../plugin-host/invoke.js';
 import type { LoadedPlugin } from '../plugin-host/loaded-plugin.js';
@@ -36,6 +36,17 @@ export class ProctrackFacade {
     if (typeof this.plugin.module['proctrack_p_oom_events'] !== 'function') return 0;
     const count = await this.ask<number>('proctrack_p_oom_events', [contId]);
     return typeof count === 'number' && Number.isInteger(count) && count > 0 ? count : 0;
+  }
+
+  /** proctrack_p_orphan_plan (tslurm's), when the plugin has it: how the reaper finds the container's processes. */
+  async orphanPlan(contId: bigint): Promise<ProctrackOrphanPlan> {
+    if (typeof this.plugin.module['proctrack_p_orphan_plan'] !== 'function') return {};
+    const plan = await this.ask<ProctrackOrphanPlan | null>('proctrack_p_orphan_plan', [contId]);
+    if (plan === null || typeof plan !== 'object') return {};
+    return {
+      ...(typeof plan.cgroup === 'string' && plan.cgroup !== '' && { cgroup: plan.cgroup }),
+      ...(typeof plan.environ === 'string' && plan.environ.includes('=') && { environ: plan.environ }),
+    };
   }
 
   /** proctrack_g_add → proctrack_p_add: each task right after its spawn. */

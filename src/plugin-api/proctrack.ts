@@ -12,8 +12,8 @@
  * `proctrack_p_find`, `proctrack_p_has_pid` and `proctrack_p_get_pids` answer questions
  * (e.g. `tscontrol listpids`).
  *
- * Every Slurm function is required; tslurm's `proctrack_p_join` and `proctrack_p_oom_events`
- * are optional. On failure set an errno through `host.slurm_seterrno`; errno
+ * Every Slurm function is required; tslurm's `proctrack_p_join`, `proctrack_p_oom_events` and
+ * `proctrack_p_orphan_plan` are optional. On failure set an errno through `host.slurm_seterrno`; errno
  * values are never return values.
  */
 import type { MaybePromise, PluginHeader, Rc, SymbolTable } from './common.js';
@@ -41,6 +41,17 @@ export interface ProctrackStep {
    * memory (proctrack/cgroup with `constrain_ram_space`) limits the container to it.
    */
   readonly step_mem?: number;
+}
+
+/**
+ * How a process other than the step daemon finds a container's processes (see
+ * `proctrack_p_orphan_plan`). Each field is one way; the host uses every one given.
+ */
+export interface ProctrackOrphanPlan {
+  /** A cgroup (v2) directory: its `cgroup.procs` are the step's processes, `cgroup.kill` ends them. */
+  readonly cgroup?: string;
+  /** A `VAR=value` entry in the environment of every process of the step. */
+  readonly environ?: string;
 }
 
 /** A process tracking plugin. */
@@ -118,9 +129,18 @@ export interface ProctrackPlugin extends PluginHeader {
    * @returns the count (0 when none, or when the plugin cannot tell).
    */
   proctrack_p_oom_events?: (cont_id: bigint) => MaybePromise<number>;
+
+  /**
+   * tslurm's addition: how another process can end container `cont_id` when the step daemon
+   * dies without ending it (a SIGKILLed tsrun): tslurm's reaper then signals what the plan
+   * names (SIGTERM, SIGKILL after KillWait), besides the tasks' process groups, which it
+   * always does. The host asks right after `proctrack_p_create`. Default: the groups only.
+   * @returns the plan, or null when the process groups are all there is.
+   */
+  proctrack_p_orphan_plan?: (cont_id: bigint) => MaybePromise<ProctrackOrphanPlan | null>;
 }
 
-/** Every proctrack API function: all of Slurm's are required; tslurm's join and oom_events are optional. */
+/** Every proctrack API function: all of Slurm's are required; tslurm's own three are optional. */
 export const proctrackSymbols = {
   proctrack_p_create: 'required',
   proctrack_p_add: 'required',
@@ -132,4 +152,5 @@ export const proctrackSymbols = {
   proctrack_p_get_pids: 'required',
   proctrack_p_join: 'optional',
   proctrack_p_oom_events: 'optional',
+  proctrack_p_orphan_plan: 'optional',
 } as const satisfies SymbolTable<ProctrackPlugin>;

@@ -9,7 +9,7 @@ import { createLogger } from '../core/log.js';
 import { formatSlurmDate } from '../core/time-string.js';
 import { createPluginRegistry } from '../plugin-host/create.js';
 import { JobContainerFacade } from '../interfaces/job-container.js';
-import { ProctrackFacade } from '../interfaces/proctrack.js';
+import { loadProctrack } from '../interfaces/proctrack-load.js';
 import { SLURM_BATCH_SCRIPT } from '../plugin-api/records.js';
 import { envArrayToObject } from '../core/env-array.js';
 import { oomEventsMessage, SIG_OOM } from '../core/oom.js';
@@ -30,7 +30,7 @@ export async function runBatchStep(jobDir: string): Promise<number> {
     try {
       plugins = {
         container: new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs),
-        proctrack: new ProctrackFacade(await registry.get('proctrack', config.plugins.proctrack), registry.timeoutMs),
+        proctrack: await loadProctrack(registry, config.plugins),
       };
     } catch (error) {
       // A plugin that cannot load is this job's launch failure, reported as such: without a
@@ -135,12 +135,14 @@ async function runScript(
     void container.signal('SIGCONT').then(() => container.signal('SIGTERM')).catch(() => {});
     killTimer ??= setTimeout(() => void container.signal('SIGKILL').catch(() => {}), spec.killWaitSeconds * 1000);
   });
-  // scancel -s: the signal named in signal.json, to everything of the batch step.
+  // scancel -s: the signal named in signal.json, to everything of the batch step (-f), or to
+  // the batch shell alone (-b; its children are not signalled, as slurmstepd does).
   process.on('SIGUSR2', () => {
     try {
-      const { signal } = JSON.parse(readFileSync(path.join(jobDir, 'signal.json'), 'utf8')) as { signal: number };
+      const { signal, shellOnly } = JSON.parse(readFileSync(path.join(jobDir, 'signal.json'), 'utf8')) as { signal: number; shellOnly?: boolean };
       const name = Object.entries(constants.signals).find(([, n]) => n === signal)?.[0] as NodeJS.Signals | undefined;
-      if (name) void container.signal(name).catch(() => {});
+      if (name && shellOnly) child.kill(name);
+      else if (name) void container.signal(name).catch(() => {});
     } catch {
       // no request: nothing to send
     }

@@ -5,6 +5,7 @@
 import { createReadStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { MpiStepInfo, MpiStepLayout, MpiTaskInfo } from '../plugin-api/mpi.js';
+import type { ProctrackOrphanPlan } from '../plugin-api/proctrack.js';
 import type { NodeLaunchSpec } from './launch-spec.js';
 import { nodeEnv, taskEnv } from './task-env.js';
 import { stepEnvOver } from './step-env.js';
@@ -23,6 +24,11 @@ export interface NodeIoSink {
   daemonError(line: string): void;
   /** A task's process started; it leads its own process group (pgid = pid). */
   taskStarted?(pid: number): void;
+  /**
+   * The step's container on this node exists (`plan`: how the reaper finds its processes
+   * besides the tasks' groups), or, with `open` false, is empty and gone.
+   */
+  container?(plan: ProctrackOrphanPlan, open: boolean): void;
   /** A task's process ended (its output may still be draining). */
   taskExited?(exit: TaskExit): void;
   /**
@@ -64,8 +70,13 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
   const tasks: Array<{ taskId: number; spawned: SpawnedTask }> = [];
   const report = (error: unknown): void =>
     sink.daemonError(`tsstepd-${nodeName}: error: ${error instanceof Error ? error.message : String(error)}`);
+  // One signal after the other, in the order asked: a SIGINT then SIGKILL (a double Ctrl-C)
+  // must reach the tasks in that order, so that they end by the first (srun's 130).
+  // Once the container is closed there is nothing left to signal on this node.
+  let signalling: Promise<void> = Promise.resolve();
+  let closed = false;
   const signal = (sig: NodeJS.Signals): void => {
-    container.signal(sig).catch(report);
+    signalling = signalling.then(() => (closed ? undefined : container.signal(sig))).catch(report);
   };
   const abortStep = (message: string, error = false): void => {
     if (sink.abortStep) return sink.abortStep(message, error);
@@ -78,6 +89,8 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
   const ids = { jobId: step.jobId, stepId: step.stepId, nodeName, stepMem: spec.memLimitMb, owner: spec.runAs };
   const cwd = await cwdFor(spec, report);
   const container = await StepContainer.open(plugins, ids, stepEnvOver(env));
+  const plan = await container.orphanPlan().catch((error: unknown) => (report(error), {}));
+  sink.container?.(plan, true);
   const stepInfo: MpiStepInfo = {
     jobid: step.jobId,
     stepid: step.stepId,
@@ -111,9 +124,10 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       const stdinKind = spec.stdin === 'none' ? 'ignore' : 'pipe';
       const program = [...(spec.argv[localId] ?? spec.argv[0]!)];
       // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.
-      const joined = { argv: spec.runAs ? argvAsUser(spec.runAs, program) : program, env: stepEnvOver(envForTask) };
-      await container.join(joined);
-      const spawned = spawnTask(asSpawned(spec, joined.argv, program, envForTask, cwd), envForTask, cwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
+      const joined = { argv: spec.runAs ? argvAsUser(spec.runAs, program) : [...program], env: stepEnvOver(envForTask) };
+      const { containerWrapped } = await container.join(joined);
+      const command = containerWrapped ? joined.argv : asSpawned(spec, joined.argv, program, envForTask, cwd);
+      const spawned = spawnTask(command, envForTask, cwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
       tasks.push({ taskId, spawned });
       if (spawned.child.pid !== undefined) sink.taskStarted?.(spawned.child.pid);
       spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));
@@ -154,8 +168,13 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     // task leads its own group, so the groups are killed too: a task that ended before
     // proctrack_p_add could see it may have left children there.
     for (const { spawned } of tasks) signalTaskGroup(spawned.child, 'SIGKILL');
+    await signalling;
+    closed = true;
     const oomKills = await container.close().catch((error: unknown) => (report(error), 0));
-    await Promise.all(tasks.map((t) => t.spawned.closed));
+    sink.container?.(plan, false);
+    // The kill sequence has run: what still holds the tasks' output escaped the container
+    // (a setsid daemon under proctrack/pgid). Its output is not waited for beyond a drain.
+    await drainOutput(tasks.map((t) => t.spawned));
     stepDone.abort();
     if (oomKills === 0) return exits;
     // slurmstepd's line, then every task of this node reported as SIG_OOM (mgr.c _send_exit_msg).
@@ -168,6 +187,21 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     signal,
     done,
   };
+}
+
+/** How long output still in flight is read once the step's container is empty. */
+const DRAIN_MS = 500;
+
+async function drainOutput(tasks: readonly SpawnedTask[]): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), DRAIN_MS)));
+  const closed = await Promise.race([Promise.all(tasks.map((t) => t.closed)), late]);
+  clearTimeout(timer);
+  if (closed !== 'late') return;
+  for (const { child } of tasks) {
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }
 }
 
 /**
@@ -183,16 +217,18 @@ async function cwdFor(spec: NodeLaunchSpec, report: (error: unknown) => void): P
 }
 
 /**
- * What to spawn. A program the user may not run (or that does not exist) is spawned with the
- * user's uid and gid by Node itself when no plugin wrapped it: execve then fails with its own
- * errno, reported as slurmstepd reports it, instead of setpriv's message. It never runs as root.
+ * What to spawn when no job container wrapped the task. A program that cannot be executed (it
+ * does not exist, or the user may not run it) is spawned bare, by Node itself with the user's
+ * uid and gid when it runs as a user: execve then fails with its own errno, reported as
+ * slurmstepd reports it, instead of a wrapper's (setpriv's, proctrack's join) message. Nothing
+ * runs then, so nothing needs a container, and it never runs as root for a user.
  */
 function asSpawned(spec: NodeLaunchSpec, argv: string[], program: string[], env: readonly string[], cwd: string): SpawnArgv {
   const who = spec.runAs;
-  if (!who || argv.length !== program.length + argvAsUser(who, []).length) return argv;
+  if (argv.length === program.length) return argv;
   const pathVar = env.find((entry) => entry.startsWith('PATH='))?.slice(5);
   if (execProblem(who, program[0]!, cwd, pathVar) === undefined) return argv;
-  return { argv: program, uid: who.uid, gid: who.gid };
+  return who ? { argv: program, uid: who.uid, gid: who.gid } : program;
 }
 
 function readsStdin(mode: NodeLaunchSpec['stdin'], taskId: number): boolean {

@@ -1,16 +1,20 @@
-// tsrun's side of the reaper (reaper-main.ts): start it, record each task's process group in a
-// file with a synchronous write (so a tsrun killed right after a spawn has already told it),
-// and mark the file "done" when the step ended normally. The reaper's stdin is only a lifeline:
-// it ends when tsrun ends, however it ends.
+// tsrun's side of the reaper (reaper-main.ts): start it, record each task's process group and
+// each step container's orphan plan (a cgroup, an environment mark) in a file with synchronous
+// writes (so a tsrun killed right after a spawn has already told it), and mark the file "done"
+// when the step ended normally. The reaper's stdin is only a lifeline: it ends when tsrun
+// ends, however it ends.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ProctrackOrphanPlan } from '../plugin-api/proctrack.js';
 
 export interface Reaper {
   track(pgid: number): void;
   untrack(pgid: number): void;
+  /** A step container's plan (proctrack_p_orphan_plan): tracked while `open`, forgotten after. */
+  container(plan: ProctrackOrphanPlan, open: boolean): void;
   /** The step is over: the reaper exits without killing anything. */
   done(): void;
 }
@@ -36,6 +40,12 @@ export function startReaper(killWaitSeconds: number): Reaper {
   return {
     track: (pgid) => record(`+${pgid}`),
     untrack: (pgid) => record(`-${pgid}`),
+    container: (plan, open) => {
+      // One entry a line: a path or an environment entry with a newline cannot be recorded.
+      const sign = open ? '+' : '-';
+      if (plan.cgroup !== undefined && !plan.cgroup.includes('\n')) record(`${sign}cgroup ${plan.cgroup}`);
+      if (plan.environ !== undefined && !plan.environ.includes('\n')) record(`${sign}environ ${plan.environ}`);
+    },
     done: () => {
       record('done');
       if (fd !== undefined) closeSync(fd);

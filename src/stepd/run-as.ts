@@ -76,12 +76,12 @@ export function cannotEnter(who: RunAs, dir: string): Promise<string | undefined
 }
 
 /**
- * What execve would say when `who` runs `file` from `cwd` with this PATH: an errno code
- * (ENOENT, EACCES), or undefined when it would start. Checked before setpriv runs so that
- * a missing or forbidden program still gets slurmstepd's own `execve(): ...` report rather than
- * setpriv's message.
+ * What execve would say when `who` (absent: this process) runs `file` from `cwd` with this
+ * PATH: an errno code (ENOENT, EACCES), or undefined when it would start. Checked before a
+ * wrapper (setpriv, proctrack's join) runs so that a missing or forbidden program still gets
+ * slurmstepd's own `execve(): ...` report rather than the wrapper's message.
  */
-export function execProblem(who: RunAs, file: string, cwd: string, pathVar: string | undefined): string | undefined {
+export function execProblem(who: RunAs | undefined, file: string, cwd: string, pathVar: string | undefined): string | undefined {
   const candidates = file.includes('/')
     ? [path.resolve(cwd, file)]
     : (pathVar ?? '/usr/bin:/bin').split(':').map((dir) => path.resolve(cwd, dir || '.', file));
@@ -93,10 +93,19 @@ export function execProblem(who: RunAs, file: string, cwd: string, pathVar: stri
     } catch {
       continue;
     }
-    if (stats.isFile() && mayExecute(who, stats)) return undefined;
+    if (stats.isFile() && (who ? mayExecute(who, stats) : mayExecuteSelf(candidate))) return undefined;
     problem = 'EACCES';
   }
   return problem;
+}
+
+function mayExecuteSelf(file: string): boolean {
+  try {
+    accessSync(file, fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function mayExecute(who: RunAs, stats: { mode: number; uid: number; gid: number }): boolean {

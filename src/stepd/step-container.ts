@@ -7,7 +7,7 @@ import type { MpiFacade } from '../interfaces/mpi.js';
 import type { ProctrackFacade } from '../interfaces/proctrack.js';
 import type { ContainerTask } from '../plugin-api/job-container.js';
 import type { StepEnv } from '../plugin-api/mpi.js';
-import type { ProctrackStep } from '../plugin-api/proctrack.js';
+import type { ProctrackOrphanPlan, ProctrackStep } from '../plugin-api/proctrack.js';
 
 /** The plugins a step daemon runs a step with. */
 export interface StepdPlugins {
@@ -49,10 +49,15 @@ export class StepContainer {
    * container_g_join, then proctrack's join, just before a task's spawn: each plugin may wrap
    * its argv and edit its env; proctrack's wrapper runs first, so everything the task and the
    * job container's wrapper start is in the step's container.
+   * @returns whether the job container wrapped the task's argv (it may then run in a mount
+   * namespace of its own, where the program's path means something else).
    */
-  async join(task: ContainerTask): Promise<void> {
+  async join(task: ContainerTask): Promise<{ containerWrapped: boolean }> {
+    const before = task.argv.length;
     await this.plugins.container.join(this.step.jobid, this.step.uid, task);
+    const containerWrapped = task.argv.length !== before;
     await this.plugins.proctrack.join(this.step, task);
+    return { containerWrapped };
   }
 
   /**
@@ -71,6 +76,11 @@ export class StepContainer {
       await this.plugins.container.addCont(this.step.jobid, this.step.cont_id);
     }
     if (tracked) await this.plugins.container.addPid(this.step.jobid, pid, this.step.uid);
+  }
+
+  /** How a process other than this one finds the step's processes (for the reaper). */
+  orphanPlan(): Promise<ProctrackOrphanPlan> {
+    return this.plugins.proctrack.orphanPlan(this.step.cont_id);
   }
 
   /** proctrack_g_signal: every process of the step, grandchildren included. */

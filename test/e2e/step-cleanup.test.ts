@@ -3,7 +3,7 @@
 // a double-forked grandchild, and ignore SIGTERM; /proc is scanned for anything left.
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fixture, runBin, startBin } from '../helpers/run-bin.js';
@@ -70,7 +70,7 @@ describe('no process outlives its step (proctrack/linuxproc)', () => {
     expect(await leftovers(mark)).toEqual([]);
   });
 
-  it('SIGTERM to tsrun reaches the whole container', async () => {
+  it('SIGTERM to tsrun kills the whole container, as srun does', async () => {
     const mark = randomUUID();
     const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-clean-'));
     const run = startBin('tsrun', ['--cluster', LINUXPROC, ...marked(mark), '-N2', '-n2', 'sh', '-c', script(dir, 'READY; wait')], {
@@ -80,18 +80,18 @@ describe('no process outlives its step (proctrack/linuxproc)', () => {
     expect(liveWithMark(mark).length).toBeGreaterThanOrEqual(6);
     run.kill('SIGTERM');
     const r = await run;
-    expect(r.exitCode).toBe(143);
+    expect(r.exitCode).toBe(137);
     // The two nodes' lines come in the order their tasks ended.
-    expect(String(r.stderr)).toContain('tsrun: error: node1: task 0: Terminated\n');
-    expect(String(r.stderr)).toContain('tsrun: error: node2: task 1: Terminated\n');
+    expect(String(r.stderr)).toContain('tsrun: error: node1: task 0: Killed\n');
+    expect(String(r.stderr)).toContain('tsrun: error: node2: task 1: Killed\n');
     expect(await leftovers(mark)).toEqual([]);
   });
 });
 
-describe('proctrack/pgid (the default) ends what stays in the tasks\' process groups', () => {
+describe('proctrack/pgid ends what stays in the tasks\' process groups', () => {
   it('-t with a double-forked grandchild that ignores SIGTERM', async () => {
     const mark = randomUUID();
-    const r = await runBin('tsrun', [...marked(mark), '-t', '1', '-n2', 'sh', '-c', `trap '' TERM; (sh -c 'sleep 301' &); sleep 300`], {
+    const r = await runBin('tsrun', ['--cluster', fixture('clusters', 'proctrack-pgid.yaml'), ...marked(mark), '-t', '1', '-n2', 'sh', '-c', `trap '' TERM; (sh -c 'sleep 301' &); sleep 300`], {
       env: { TSLURM_MINUTE_SECONDS: '1', TSLURM_KILL_WAIT: '1' },
       timeout: 20_000,
     });
@@ -143,10 +143,15 @@ describe(`no process outlives its step (proctrack/cgroup, ${cgroupNote})`, () =>
   it.skipIf(!cgroupRoot)('a normal exit kills what setsid and a double fork left, and removes the step cgroup', async () => {
     const mark = randomUUID();
     const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-clean-'));
-    const r = await runBin('tsrun', ['--cluster', CGROUP, ...marked(mark), '-N2', '-n2', 'sh', '-c', script(dir, 'READY; exit 0')], { timeout: 20_000 });
+    const tail = `READY; sed -n 's/^0:://p' /proc/self/cgroup; exit 0`;
+    const r = await runBin('tsrun', ['--cluster', CGROUP, ...marked(mark), '-N2', '-n2', 'sh', '-c', script(dir, tail)], { timeout: 20_000 });
     expect(r).toMatchObject({ exitCode: 0, stderr: '' });
     expect(await leftovers(mark)).toEqual([]);
-    expect(readdirSync(`${cgroupRoot}/tslurm`).filter((d) => d.startsWith('node_node'))).toEqual([]);
+    // Each node's step directory (other tests' steps may share the levels above it).
+    const dirs = r.stdout.trim().split('\n');
+    expect(dirs).toHaveLength(2);
+    for (const step of dirs) expect(step).toMatch(/^\/tslurm\/node_node[12]\/job_\d+\/step_0(\.\d+)?$/);
+    expect(dirs.filter((step) => existsSync(`${cgroupRoot}${step}`))).toEqual([]);
   });
 
   it.skipIf(!cgroupRoot)('tscancel of a batch job ends everything in its cgroup', async () => {

@@ -89,12 +89,14 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
     killOnBadExit: req.killOnBadExit,
     log,
     running: () => [...running],
+    finished: () => exits,
     signalAll: (signal) => signalAll(signal),
     killWaitSeconds: ctx.killWaitSeconds,
   });
   const reaper = startReaper(ctx.killWaitSeconds);
   const sink = output.sink(process.stderr);
   sink.taskStarted = (pid) => reaper.track(pid);
+  sink.container = (plan, open) => reaper.container(plan, open);
   sink.taskExited = (exit) => {
     running.delete(exit.taskId);
     exits.push(exit);

@@ -16,7 +16,7 @@ import { createPluginRegistry } from '../../plugin-host/create.js';
 import type { PluginRegistry } from '../../plugin-host/registry.js';
 import { MpiFacade } from '../../interfaces/mpi.js';
 import { JobContainerFacade } from '../../interfaces/job-container.js';
-import { ProctrackFacade } from '../../interfaces/proctrack.js';
+import { loadProctrack } from '../../interfaces/proctrack-load.js';
 import type { StepdPlugins } from '../../stepd/step-container.js';
 import { stepEnvOver } from '../../stepd/step-env.js';
 import type { StepFacts } from '../../stepd/launch-spec.js';
@@ -50,7 +50,7 @@ export async function runStep(req: StepRequest, ctx: RunContext): Promise<number
       const plugins: StepdPlugins = {
         mpi,
         container: new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs),
-        proctrack: new ProctrackFacade(await registry.get('proctrack', config.plugins.proctrack), registry.timeoutMs),
+        proctrack: await loadProctrack(registry, config.plugins),
       };
       const layout = layoutFor(req, alloc);
       const facts = stepFacts(req, alloc, layout, mpi, config.clusterName);

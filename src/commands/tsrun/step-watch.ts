@@ -1,7 +1,10 @@
 // What may end a step early, and how srun reports it: --kill-on-bad-exit after the first task
 // that fails, the time limit (SIGTERM, then SIGKILL after KillWait), an abort from the mpi
-// plugin (SIGKILL at once), and tsrun's own signals — a first Ctrl-C prints the step's status,
-// a second within a second kills it; SIGTERM, SIGHUP and SIGQUIT are passed on to the tasks.
+// plugin (SIGKILL at once), and tsrun's own signals as srun 22.05 takes them (observed, see
+// /work/ref/signals.txt; srun_job.c _srun_signal_mgr): a first Ctrl-C prints the step's status,
+// a second within a second sends SIGINT to the tasks and forces the step's end (SIGKILL);
+// SIGTERM and SIGHUP force it at once, SIGQUIT too after a `Quit` line; SIGUSR1 and SIGUSR2
+// are passed on to the tasks; SIGCONT is only reported.
 import { formatSlurmDate } from '../../core/time-string.js';
 import { INFINITE } from '../../core/slurm-constants.js';
 import { formatTaskIds, type TaskExit } from '../../core/exit-status.js';
@@ -14,6 +17,8 @@ export interface WatchOptions {
   killOnBadExit: boolean;
   log: Logger;
   running(): number[];
+  /** The tasks that ended so far, for the status a first Ctrl-C prints. */
+  finished(): readonly TaskExit[];
   signalAll(signal: NodeJS.Signals): void;
   /** Seconds from SIGTERM to SIGKILL (Slurm's KillWait). */
   killWaitSeconds: number;
@@ -33,7 +38,10 @@ export interface StepWatch {
    * `kill`: SIGKILL at once, as scancel N.S kills a step, rather than SIGTERM then SIGKILL.
    */
   end(cause: 'CANCELLED' | 'TIMEOUT', kill?: boolean): void;
-  /** The step was ended for its time limit or by tscancel: srun prints no "Force Terminated" line then (observed). */
+  /**
+   * The step was ended for its time limit, by tscancel or by tsrun's own signals (Ctrl-C twice,
+   * SIGTERM, SIGHUP, SIGQUIT): srun prints no "Force Terminated" line then (observed).
+   */
   readonly ended: boolean;
 }
 
@@ -81,24 +89,73 @@ export function watchStep(options: WatchOptions): StepWatch {
     timers.push(setTimeout(() => end('TIMEOUT'), ms).unref());
   }
 
-  const onInterrupt = (): void => {
-    const now = Date.now();
-    if (now - lastInterrupt > 1000) {
-      lastInterrupt = now;
-      log.info('interrupt (one more within 1 sec to abort)');
-      const tasks = options.running();
-      log.info(`StepId=${options.stepId} ${tasks.length === 1 ? 'task' : 'tasks'} ${formatTaskIds(tasks)}: running`);
+  // srun's job_force_termination: SIGKILL to every task at once, then step_launch's line and
+  // slurmstepd's; asked again, it only says so (at most once a second) and kills again.
+  let lastAbortNote = 0;
+  const forceTermination = (): void => {
+    if (ended && killing) {
+      const now = Math.floor(Date.now() / 1000);
+      if (now !== lastAbortNote) log.info('job abort in progress');
+      lastAbortNote = now;
+      options.signalAll('SIGKILL');
       return;
     }
-    cancelledByUser = true;
     log.info('forcing job termination');
+    ended = true;
     killing = true;
     options.signalAll('SIGKILL');
+    log.info(`Job step aborted: Waiting up to ${killWaitSeconds() + 2} seconds for job step to finish.`);
+    cancelledLine('');
   };
-  const forward = (signal: NodeJS.Signals) => (): void => options.signalAll(signal);
-  const forwarders = (['SIGTERM', 'SIGHUP', 'SIGQUIT'] as const).map((s) => [s, forward(s)] as const);
-  process.on('SIGINT', onInterrupt);
-  for (const [signal, handler] of forwarders) process.on(signal, handler);
+
+  // srun's _handle_intr: a Ctrl-C within a second of the last one sends SIGINT to the tasks and
+  // ends the step (they usually die of the SIGINT first: srun exits 130); else the step's status.
+  const onInterrupt = (): void => {
+    const now = Date.now();
+    if (now - lastInterrupt < 1000) {
+      cancelledByUser = true;
+      log.info(`sending Ctrl-C to StepId=${options.stepId}`);
+      options.signalAll('SIGINT');
+      forceTermination();
+      return;
+    }
+    lastInterrupt = now;
+    if (killing) return;
+    log.info('interrupt (one more within 1 sec to abort)');
+    printStatus();
+  };
+  // launch_g_print_status: the tasks by state, running first (task_state_print's order).
+  const printStatus = (): void => {
+    const finished = options.finished();
+    const abnormal = finished.filter((t) => t.signal !== null || (t.exitCode ?? 0) !== 0).map((t) => t.taskId);
+    const normal = finished.filter((t) => t.signal === null && (t.exitCode ?? 0) === 0).map((t) => t.taskId);
+    const groups: Array<[number[], string]> = [
+      [options.running(), 'running'],
+      [abnormal, 'exited abnormally'],
+      [normal, 'exited'],
+    ];
+    for (const [ids, state] of groups) {
+      if (ids.length === 0) continue;
+      const sorted = [...ids].sort((a, b) => a - b);
+      log.info(`StepId=${options.stepId} ${sorted.length === 1 ? 'task' : 'tasks'} ${formatTaskIds(sorted)}: ${state}`);
+    }
+  };
+  const handlers: Array<[NodeJS.Signals, () => void]> = [
+    ['SIGINT', onInterrupt],
+    ['SIGTERM', forceTermination],
+    ['SIGHUP', forceTermination],
+    [
+      'SIGQUIT',
+      () => {
+        log.info('Quit');
+        forceTermination();
+      },
+    ],
+    ['SIGCONT', () => log.info('got SIGCONT')],
+    ['SIGUSR1', () => options.signalAll('SIGUSR1')],
+    ['SIGUSR2', () => options.signalAll('SIGUSR2')],
+  ];
+  for (const [signal, handler] of handlers) process.on(signal, handler);
 
   return {
     taskExited(exit) {
@@ -127,8 +184,7 @@ export function watchStep(options: WatchOptions): StepWatch {
     },
     stop() {
       timers.forEach(clearTimeout);
-      process.off('SIGINT', onInterrupt);
-      for (const [signal, handler] of forwarders) process.off(signal, handler);
+      for (const [signal, handler] of handlers) process.off(signal, handler);
     },
     get cancelledByUser() {
       return cancelledByUser;

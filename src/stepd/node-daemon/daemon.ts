@@ -13,7 +13,7 @@ import { formatEndpoint } from '../../net/endpoint.js';
 import { RpcServer, type Handler } from '../../ctld/rpc-server.js';
 import { MpiFacade } from '../../interfaces/mpi.js';
 import { JobContainerFacade } from '../../interfaces/job-container.js';
-import { ProctrackFacade } from '../../interfaces/proctrack.js';
+import { loadProctrack } from '../../interfaces/proctrack-load.js';
 import type { LaunchRequest } from '../../protocol/remote-launch.js';
 import { startReaper } from '../reaper.js';
 import type { StepdPlugins } from '../step-container.js';
@@ -57,7 +57,7 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
   let batch: BatchRunner | undefined;
   try {
     const container = new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs);
-    const proctrack = new ProctrackFacade(await registry.get('proctrack', config.plugins.proctrack), registry.timeoutMs);
+    const proctrack = await loadProctrack(registry, config.plugins);
     const plugins = async (mpiType: string): Promise<StepdPlugins> => ({
       mpi: new MpiFacade(await registry.get('mpi', mpiType), registry.timeoutMs),
       container,

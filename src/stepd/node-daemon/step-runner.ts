@@ -34,6 +34,7 @@ export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: St
       pids.push(pid);
       ctx.reaper.track(pid);
     },
+    container: (plan, open) => ctx.reaper.container(plan, open),
     taskExited: (exit) => uplink.send({ t: 'exit', exit }),
     abortStep: (message, error) => uplink.send({ t: 'abort', message, error }),
   };

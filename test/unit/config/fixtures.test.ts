@@ -3,15 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { INFINITE, NO_VAL } from '../../../src/core/slurm-constants.js';
 import { loadCluster } from '../../../src/config/load.js';
+import { defaultProctrack } from '../../../src/config/default-proctrack.js';
 import { CLUSTERS } from './helpers.js';
 
 const load = (name: string) => loadCluster({ file: name, cwd: CLUSTERS, env: {} });
 
+// The proctrack default depends on the host: cgroup where a v2 tree is writable, else linuxproc.
+const proctrack = defaultProctrack();
 const DEFAULT_PLUGINS = {
   select: 'select/cons_tres',
   mpiDefault: 'mpi/none',
   jobContainer: 'job_container/none',
-  proctrack: 'proctrack/pgid',
+  proctrack,
+  ...(proctrack === 'proctrack/cgroup' && { proctrackFallback: 'proctrack/linuxproc' }),
   sched: 'sched/builtin',
   auth: 'auth/none',
   pluginDirs: [],

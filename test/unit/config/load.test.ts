@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { UserError } from '../../../src/core/errors.js';
 import { INFINITE } from '../../../src/core/slurm-constants.js';
 import { loadCluster } from '../../../src/config/load.js';
+import { defaultProctrack } from '../../../src/config/default-proctrack.js';
 import { defaultCluster } from '../../../src/config/defaults.js';
 import { CLUSTERS } from './helpers.js';
 
@@ -58,7 +59,8 @@ describe('the built-in default cluster', () => {
       select: 'select/cons_tres',
       mpiDefault: 'mpi/none',
       jobContainer: 'job_container/none',
-      proctrack: 'proctrack/pgid',
+      proctrack: defaultProctrack(),
+      ...(defaultProctrack() === 'proctrack/cgroup' && { proctrackFallback: 'proctrack/linuxproc' }),
       sched: 'sched/builtin',
       auth: 'auth/none',
       pluginDirs: [],
