@@ -177,16 +177,27 @@ export class BatchJobs implements Launcher {
     return !this.interactive?.owns(job) && job.desc.requeue !== false;
   }
 
-  /** Sends a signal to a running job's batch step and everything it started (scancel -s). */
-  async signal(job: CtldJob, signal: number, throughSelect = true): Promise<void> {
+  /**
+   * Sends a signal to a running job: a job tsrun holds gets it in its step's tasks; a batch
+   * job in its batch step, `batch` saying where: everything the script started (`all`), the
+   * batch shell alone (`shell`, scancel -b), or nothing (`none`: the caller signals the steps).
+   */
+  async signal(job: CtldJob, signal: number, throughSelect = true, batch: 'all' | 'shell' | 'none' = 'all'): Promise<void> {
     if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_PENDING');
     if (this.interactive?.owns(job)) return this.interactive.signal(job, signal);
     if (throughSelect) await this.selectSignal(job, signal);
+    if (batch === 'none') return;
+    const shellOnly = batch === 'shell';
     if (job.batchNode !== undefined) {
-      await this.daemons!.send(job.batchNode, 'batch-signal', { jobId: job.record.job_id, signal });
+      await this.daemons!.send(job.batchNode, 'batch-signal', { jobId: job.record.job_id, signal, shellOnly });
       return;
     }
-    signalBatchStepd(jobDirFiles(this.ctl.options.stateDir, job.record.job_id), job.stepdPid, signal);
+    signalBatchStepd(jobDirFiles(this.ctl.options.stateDir, job.record.job_id), job.stepdPid, signal, shellOnly);
+  }
+
+  /** A job tsrun holds (no batch script): its one step is all there is to signal. */
+  holdsNoScript(job: CtldJob): boolean {
+    return this.interactive?.owns(job) === true;
   }
 
   // select_p_job_signal; a failure is logged, and the signal still goes to the batch step.

@@ -1,5 +1,6 @@
 // What the controller answers (one handler per request name). Requests name jobs as Slurm's
 // commands do: `12`, `12_3` (an array task), `12` for every task of array 12.
+import { constants } from 'node:os';
 import { UserError } from '../core/errors.js';
 import { isFinished } from '../core/job-state.js';
 import { JOB_PENDING, JOB_STATE_BASE } from '../plugin-api/records.js';
@@ -17,12 +18,31 @@ import { stepHandlers } from './step-registry.js';
 import { nodeDaemonHandlers } from './node-daemons.js';
 import { reservationHandlers } from './reservation-handlers.js';
 
+const { SIGKILL } = constants.signals;
+
 interface Caller {
   /** The requesting user (auth/none: as the client says; the socket is the owner's only). */
   userId: number;
 }
 
+/**
+ * Where scancel -s sends a signal (Slurm 22.05, observed: /work/ref/signals.txt): a batch job's
+ * steps only (the default), its batch shell alone (`batch`, -b), or the batch shell, all it
+ * started and the steps (`full`, -f). SIGKILL goes everywhere, as in Slurm.
+ */
+export type SignalScope = 'steps' | 'batch' | 'full';
+
 export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler: Scheduler, shutdown: () => void): Map<string, Handler> {
+  const steps = stepHandlers(ctl);
+  // scancel -s of a job: its batch step as `scope` says, then every step it runs.
+  const signalJob = async (job: CtldJob, signal: number, scope: SignalScope, userId: number): Promise<void> => {
+    const everywhere = signal === SIGKILL || scope === 'full';
+    if (batch.holdsNoScript(job)) return batch.signal(job, signal);
+    await batch.signal(job, signal, true, everywhere ? 'all' : scope === 'batch' ? 'shell' : 'none');
+    if (scope === 'batch' && !everywhere) return;
+    const ids = (await steps.steps({ id: String(job.record.job_id) })).steps.filter((step) => typeof step.stepId === 'number');
+    if (ids.length > 0) await steps['step-cancel']({ ids: ids.map((step) => `${job.record.job_id}.${step.stepId}`), userId, signal });
+  };
   const handlers: Record<string, (body: never) => Promise<unknown>> = {
     ping: async () => ({ pid: process.pid, cluster: ctl.options.config.clusterName, jobs: ctl.jobs.size }),
 
@@ -48,7 +68,7 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
      * Cancels (or signals) each job named; answers per id, as scancel reports per id. A job
      * already ending is Slurm's ESLURM_ALREADY_DONE.
      */
-    cancel: async (body: Caller & { ids: string[]; signal?: number }) => {
+    cancel: async (body: Caller & { ids: string[]; signal?: number; scope?: SignalScope }) => {
       const results: Array<{ id: string; error?: { message: string; code?: string } }> = [];
       for (const id of body.ids) {
         try {
@@ -58,7 +78,7 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
           if (live.length === 0) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
           for (const job of live) {
             if (body.signal === undefined) await batch.cancel(job);
-            else await batch.signal(job, body.signal);
+            else await signalJob(job, body.signal, body.scope ?? 'steps', body.userId);
           }
           results.push({ id });
         } catch (error) {
@@ -100,7 +120,7 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
 
     ...interactiveHandlers(batch),
 
-    ...stepHandlers(ctl),
+    ...steps,
 
     ...nodeDaemonHandlers(() => batch),
     ...reservationHandlers(ctl, scheduler),

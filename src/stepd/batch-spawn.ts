@@ -50,9 +50,12 @@ export function killBatchStepd(files: JobFiles, pid: number | undefined, request
   return pid !== undefined && signalPid(pid, 'SIGTERM');
 }
 
-/** scancel -s: the signal number in signal.json, then SIGUSR2 tells the daemon to read it. */
-export function signalBatchStepd(files: JobFiles, pid: number | undefined, signal: number): void {
-  writeFileSync(files.signal, JSON.stringify({ signal }));
+/**
+ * scancel -s: the signal number in signal.json, then SIGUSR2 tells the daemon to read it.
+ * `shellOnly`: to the batch shell alone (scancel -b), else to everything of the batch step.
+ */
+export function signalBatchStepd(files: JobFiles, pid: number | undefined, signal: number, shellOnly = false): void {
+  writeFileSync(files.signal, JSON.stringify({ signal, shellOnly }));
   if (pid !== undefined) signalPid(pid, 'SIGUSR2');
 }
 

@@ -56,7 +56,9 @@ export async function cancelJobs(ids: string[], options: TscancelOptions, bin: s
     const jobIds = targets.filter((t) => !t.includes('.'));
     if (jobIds.length === 0) return status;
     for (const id of jobIds) if (signal === undefined) log.verbose(`Terminating job ${id}`);
-    const answer = await client.call<CancelResult>('cancel', { ids: jobIds, userId: process.getuid?.() ?? 0, signal });
+    // scancel's -f wins over -b; without either a signal reaches the job's steps only.
+    const scope = options.full ? 'full' : options.batch ? 'batch' : 'steps';
+    const answer = await client.call<CancelResult>('cancel', { ids: jobIds, userId: process.getuid?.() ?? 0, signal, scope });
     for (const result of answer.results) {
       if (!result.error) continue;
       if (result.error.code === 'ESLURM_INVALID_JOB_ID') {

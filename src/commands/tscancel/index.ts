@@ -20,6 +20,7 @@ export interface TscancelOptions {
   state?: string;
   signal?: string;
   batch?: boolean;
+  full?: boolean;
   nodelist?: string;
 }
 
@@ -34,7 +35,8 @@ export async function run(argv: string[], bin: string): Promise<number> {
     .option('-t, --state <state>', 'only jobs in this state: PENDING, RUNNING or SUSPENDED')
     .option('-w, --nodelist <nodes>', 'only jobs using these nodes')
     .option('-s, --signal <signal>', 'send this signal instead of cancelling (name or number)')
-    .option('-b, --batch', 'signal the batch script as well')
+    .option('-b, --batch', 'with -s: signal the batch shell alone, not its children or the steps')
+    .option('-f, --full', 'with -s: signal the batch shell, everything it started and the steps')
     .option('-Q, --quiet', 'no messages about jobs already ended')
     .action(async (ids: string[], options: TscancelOptions & { jobname?: string }) => {
       const { cancelJobs } = await import('./cancel.js');

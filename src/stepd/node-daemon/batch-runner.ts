@@ -60,8 +60,8 @@ export class BatchRunner {
     }
   }
 
-  signal(jobId: number, signal: number): void {
-    signalBatchStepd(jobDirFiles(this.spool, jobId), this.pids.get(jobId), signal);
+  signal(jobId: number, signal: number, shellOnly = false): void {
+    signalBatchStepd(jobDirFiles(this.spool, jobId), this.pids.get(jobId), signal, shellOnly);
   }
 
   /** After a restart: batch steps left in the spool by the previous daemon. */

@@ -70,7 +70,13 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
       ['launch', (body, connection) => handleLaunch(body as LaunchRequest, connection?.identity, ctx)],
       ['batch-launch', async (body) => runner.launch(body as BatchLaunch)],
       ['batch-kill', async (body) => runner.kill((body as { jobId: number }).jobId, (body as { request: KillRequest }).request)],
-      ['batch-signal', async (body) => runner.signal((body as { jobId: number }).jobId, (body as { signal: number }).signal)],
+      [
+        'batch-signal',
+        async (body) => {
+          const { jobId, signal, shellOnly } = body as { jobId: number; signal: number; shellOnly?: boolean };
+          return runner.signal(jobId, signal, shellOnly === true);
+        },
+      ],
       [
         'bcast',
         async (body, connection) => {
