@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fixture, startBin } from '../helpers/run-bin.js';
+import { fixture, runBin, startBin } from '../helpers/run-bin.js';
 import { leftovers, liveWithMark } from '../helpers/proc-scan.js';
 import { testController } from '../helpers/controller.js';
 
@@ -61,6 +61,11 @@ const tracked = [
   { name: 'proctrack/linuxproc', cluster: ['--cluster', fixture('clusters', 'proctrack-linuxproc.yaml')], skip: false },
   { name: `proctrack/cgroup (${cgroupRoot ?? 'SKIPPED: no writable cgroup v2 hierarchy'})`, cluster: ['--cluster', fixture('clusters', 'proctrack-cgroup.yaml')], skip: !cgroupRoot },
 ];
+
+it(`the default proctrack is the strongest the host allows (${cgroupRoot ? 'cgroup' : 'linuxproc'} here)`, async () => {
+  const shown = await runBin('tscontrol', ['show', 'config']);
+  expect(shown.stdout).toMatch(new RegExp(`^ProctrackType\\s+= proctrack/${cgroupRoot ? 'cgroup' : 'linuxproc'}$`, 'm'));
+});
 
 describe.each(tracked)('nothing outlives the step under $name', ({ cluster, skip }) => {
   it.skipIf(skip)('a double Ctrl-C', async () => {
