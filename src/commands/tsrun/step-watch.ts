@@ -104,7 +104,7 @@ export function watchStep(options: WatchOptions): StepWatch {
     ended = true;
     killing = true;
     options.signalAll('SIGKILL');
-    log.info(`Job step aborted: Waiting up to ${killWaitSeconds() + 2} seconds for job step to finish.`);
+    log.info(`Job step aborted: Waiting up to ${options.killWaitSeconds + 2} seconds for job step to finish.`);
     cancelledLine('');
   };
 

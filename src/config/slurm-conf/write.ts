@@ -42,7 +42,8 @@ export function writeSlurmConf(config: ClusterConfig, when: string): WrittenConf
     ['PreemptMode', config.preempt.mode],
   ]);
   section(out, 'PROCESS TRACKING & TASKS', [
-    ['ProctrackType', p.proctrack],
+    // A default the host chose is left to the host that reads the file back.
+    ['ProctrackType', p.proctrackFallback === undefined ? p.proctrack : undefined],
     ['MpiDefault', p.mpiDefault.replace(/^mpi\//, '')],
     ['JobContainerType', p.jobContainer],
   ]);
