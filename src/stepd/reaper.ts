@@ -35,7 +35,12 @@ export function startReaper(killWaitSeconds: number): Reaper {
     child = undefined; // without a reaper tsrun still works; only the SIGKILL case is unguarded
   }
   const record = (line: string): void => {
-    if (fd !== undefined) writeSync(fd, `${line}\n`);
+    if (fd === undefined) return;
+    try {
+      writeSync(fd, `${line}\n`);
+    } catch {
+      // a full /tmp: the step runs on, unguarded against a SIGKILL of its daemon, like one without a reaper
+    }
   };
   return {
     track: (pgid) => record(`+${pgid}`),
