@@ -17,6 +17,8 @@ import type { AdminState } from './node-states.js';
 import { findJobs } from './rpc-handlers.js';
 import { resumeJob, selectRefusal, suspendJob } from './suspend.js';
 import { resizeJob, type ResizedAllocation } from './resize.js';
+import { updatePartition, type PartitionUpdate } from './partition-updates.js';
+import { parseDependency } from '../core/dependency-spec.js';
 
 interface Caller {
   userId: number;
@@ -32,6 +34,10 @@ export interface JobUpdate {
   timeLimit?: TimeLimitChange;
   partition?: string;
   name?: string;
+  /** Comment=; '' clears it. */
+  comment?: string;
+  /** Dependency= as given; '' clears it (pending jobs only). */
+  dependency?: string;
   /** NumNodes=: shrink a running job to this many nodes. */
   numNodes?: number;
 }
@@ -47,6 +53,13 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
     update_node: async (body: Caller & { nodes: string; state?: string; reason?: string }) => {
       ctl.nodesChanged();
       await updateNodes(ctl, batch, body);
+      scheduler.kick();
+      return {};
+    },
+
+    /** Body: PartitionUpdate (partition-updates.ts). */
+    update_partition: async (body: Caller & PartitionUpdate) => {
+      updatePartition(ctl, body);
       scheduler.kick();
       return {};
     },
@@ -212,6 +225,9 @@ async function updateJob(ctl: Controller, job: CtldJob, update: JobUpdate, userI
     if (!pending) throw UserError.fromErrno('ESLURM_JOB_NOT_PENDING');
     if (!ctl.options.config.partitions.some((p) => p.name === update.partition)) throw UserError.fromErrno('ESLURM_INVALID_PARTITION_NAME');
   }
+  // slurmctld: a dependency can only change while the job waits; a bad one is ESLURM_DEPENDENCY.
+  const dependency = update.dependency === undefined ? undefined : parseDependency(update.dependency);
+  if (dependency !== undefined && !pending) throw UserError.fromErrno('ESLURM_JOB_NOT_PENDING');
   let limit = r.time_limit;
   if (update.timeLimit !== undefined) {
     const { op, minutes } = update.timeLimit;
@@ -222,6 +238,10 @@ async function updateJob(ctl: Controller, job: CtldJob, update: JobUpdate, userI
   }
   if (update.partition !== undefined) r.partition = update.partition;
   if (update.name !== undefined) r.name = update.name;
+  if (dependency !== undefined) {
+    job.dependency = dependency.terms.length > 0 ? dependency : undefined;
+    if (job.reason === 'Dependency' || job.reason === 'DependencyNeverSatisfied') job.reason = 'None';
+  }
   if (update.timeLimit !== undefined) {
     r.time_limit = limit;
     if (r.start_time > 0) r.end_time = limit === INFINITE ? INFINITE : r.start_time + limit * 60;
@@ -231,6 +251,8 @@ async function updateJob(ctl: Controller, job: CtldJob, update: JobUpdate, userI
     ...(update.name !== undefined && { name: update.name }),
     ...(update.partition !== undefined && { partition: update.partition }),
     ...(update.timeLimit !== undefined && { timeLimit: limit }),
+    ...(update.comment !== undefined && { comment: update.comment === '' ? undefined : update.comment }),
+    ...(dependency !== undefined && { dependency: dependency.terms.length > 0 ? dependency : undefined }),
   };
   // The whole job again: its name and submission changed, not only its progress.
   await ctl.journalSubmit(job);

@@ -20,6 +20,7 @@ import { StateStore } from './state/state-store.js';
 import { applyProgress, progressOf, storedJobOf, type StoredJob } from './state/stored-job.js';
 import type { JobLookup } from './dependencies.js';
 import { Reservations } from './reservations.js';
+import { restorePartitions } from './partition-updates.js';
 
 export interface ControllerOptions {
   config: ClusterConfig;
@@ -91,6 +92,7 @@ export class Controller implements JobLookup {
     const { config } = this.options;
     const recovered = this.store.recover();
     this.reservations.load((problem) => recovered.problems.push(problem));
+    restorePartitions(this, (problem) => recovered.problems.push(problem));
     for (const stored of [...recovered.jobs.values()].sort((a, b) => a.id - b.id)) this.restoreJob(stored);
     this.nodeStates.restore(recovered.nodes.values());
     this.nodeStates.refresh(this.jobs.values());

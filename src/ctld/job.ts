@@ -53,6 +53,10 @@ export interface CtldJob {
   suspendedAt?: number;
   /** Seconds spent suspended so far: they do not count against the time limit. */
   suspendedSeconds?: number;
+  /** The CPU numbers it holds on each of its nodes, by node name (cpu-ids.ts); set at start. */
+  cpuIds?: Record<string, number[]>;
+  /** The highest wait status of its steps (Slurm's derived_ec, scontrol's DerivedExitCode). */
+  derivedExitStatus?: number;
 }
 
 /** The `JobId` tsqueue and tscontrol print: `12` or `10_3` for an array task. */

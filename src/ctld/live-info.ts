@@ -4,11 +4,14 @@ import type { ClusterInfo } from '../protocol/node-info.js';
 import type { Controller } from './controller.js';
 import { infoFromConfig } from './info-snapshot.js';
 import { reservedNodeFlags } from './reservation-nodes.js';
+import { hostFacts } from './host-facts.js';
 
 export function liveClusterInfo(ctl: Controller): ClusterInfo {
   ctl.nodeStates.refresh(ctl.jobs.values());
   const info = infoFromConfig(ctl.options.config);
   const reserved = reservedNodeFlags(ctl, Math.floor(Date.now() / 1000));
+  // Without a control.address every node is emulated here; node daemons elsewhere report their own.
+  const host = ctl.options.config.control.host === undefined ? hostFacts() : undefined;
   for (const node of info.nodes) {
     const index = ctl.table.indexOf(node.name);
     if (index === undefined) continue;
@@ -20,6 +23,7 @@ export function liveClusterInfo(ctl: Controller): ClusterInfo {
     node.reasonUid = admin.uid;
     node.allocCpus = usage.allocCpus;
     node.allocMemory = usage.allocMemory;
+    if (host) node.host = host;
   }
   return info;
 }

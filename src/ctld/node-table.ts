@@ -17,7 +17,7 @@ export class NodeTable {
   /** `nodes[i].index === i`. */
   readonly nodes: readonly node_record_t[];
   private readonly byName: ReadonlyMap<string, number>;
-  private readonly partitions: ReadonlyMap<string, Bitstr>;
+  private readonly partitions: Map<string, Bitstr>;
 
   constructor(nodes: readonly node_record_t[], partitions: ReadonlyMap<string, readonly string[]> = new Map()) {
     this.nodes = nodes;
@@ -95,6 +95,11 @@ export class NodeTable {
   /** The nodes of a partition, or undefined for an unknown partition. */
   partitionBitmap(name: string): Bitstr | undefined {
     return this.partitions.get(name)?.copy();
+  }
+
+  /** A partition's nodes changed (`tscontrol update PartitionName= Nodes=`). */
+  setPartitionNodes(name: string, members: readonly string[]): void {
+    this.partitions.set(name, this.bitmapFromNames(members));
   }
 
   /** Names of the partitions this table knows, in config order. */

@@ -59,9 +59,12 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
       return jobs.map((job) => jobView(ctl, job));
     },
 
-    jobs: async (body: { ids?: string[] }) => {
+    /** `details`: with what `scontrol -d` shows (job-details.ts). */
+    jobs: async (body: { ids?: string[]; details?: boolean }) => {
       const jobs = body?.ids ? body.ids.flatMap((id) => findJobs(ctl, id)) : [...ctl.jobs.values()];
-      return jobs.map((job) => jobView(ctl, job));
+      if (body?.details !== true) return jobs.map((job) => jobView(ctl, job));
+      const { jobDetails } = await import('./job-details.js');
+      return jobs.map((job) => ({ ...jobView(ctl, job), details: jobDetails(ctl, job) }));
     },
 
     /**

@@ -20,6 +20,7 @@ import { dropEstimates, estimateStarts } from './expected-start.js';
 import { preemptionCandidates, preemptJobs, resumePreempted, type Preemptor } from './preempt.js';
 import { PassCache } from './pass-cache.js';
 import { PassNodes } from './pass-nodes.js';
+import { assignCpuIds } from './cpu-ids.js';
 
 export interface Launcher extends Preemptor {
   /** Starts the batch step of a job that was just given resources. */
@@ -276,6 +277,7 @@ async function start(
   record.node_bitmap = result.job.node_bitmap;
   record.nodes = result.job.nodes;
   record.job_resrcs = result.job_resources;
+  assignCpuIds(ctl, job);
   await launcher.launch(job);
   return { rc: SLURM_SUCCESS, nodes: result.job.node_bitmap! };
 }

@@ -199,6 +199,9 @@ export function stepHandlers(ctl: Controller) {
     'step-start': async (body: StepStart, connection?: RpcConnection) => registry.start(body, connection!),
     'step-end': async (body: { jobId: number; stepId: number; exitStatus: number }) => {
       registry.end(body.jobId, body.stepId);
+      // slurmctld keeps the highest step status as the job's derived exit code.
+      const job = ctl.jobs.get(body.jobId);
+      if (job && Number.isInteger(body.exitStatus) && body.exitStatus > (job.derivedExitStatus ?? 0)) job.derivedExitStatus = body.exitStatus;
       return {};
     },
     'step-watch': async (body: { jobId: number; stepId: number }) => registry.watch(body.jobId, body.stepId),

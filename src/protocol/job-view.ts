@@ -77,4 +77,16 @@ export interface JobView {
   reservation?: string | null;
   /** While pending: the nodes it is expected to start on (SchedNodeList), or null. */
   schedNodes?: string | null;
+  /** Only when asked for details (`tscontrol -d show job`). */
+  details?: JobDetails;
+}
+
+/** What `scontrol -d show job` adds: the derived exit code and, once allocated, per node what was given. */
+export interface JobDetails {
+  /** The highest wait status of the job's steps. */
+  derivedExitStatus: number;
+  /** Generic resources allocated over the job (JOB_GRES=), or null. */
+  gres: string | null;
+  /** Per allocated node, in node order; null while the job has no allocation. */
+  nodes: Array<{ name: string; cpuIds: string; memory: number; gres: string }> | null;
 }

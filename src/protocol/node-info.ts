@@ -42,6 +42,21 @@ export interface NodeInfo {
   partitions: string[];
   /** Version of the node daemon, or null while unknown. */
   version: string | null;
+  /** What a registered slurmd reports of its host; absent while no node daemon told (no controller runs). */
+  host?: NodeHostFacts;
+}
+
+/** A node's host as slurmd reports it: `uname -m`, `uname -srv`, load, free memory, boot times. */
+export interface NodeHostFacts {
+  arch: string;
+  os: string;
+  /** The 1-minute load average. */
+  cpuLoad: number;
+  /** MB. */
+  freeMem: number;
+  /** Unix seconds. */
+  bootTime: number;
+  slurmdStartTime: number;
 }
 
 /** One partition as clients see it (Slurm's partition_info_t). */

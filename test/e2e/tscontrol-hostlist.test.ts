@@ -44,8 +44,8 @@ describe('tscontrol words', () => {
     expect(await runBin('tscontrol', ['show', 'foo'])).toEqual({
       exitCode: 1,
       stdout: '',
-      stderr: 'tscontrol: error: invalid entity:foo for keyword:show\n',
+      stderr: 'invalid entity:foo for keyword:show \n',
     });
-    expect((await runBin('tscontrol', ['bogus'])).stderr).toBe('tscontrol: error: invalid keyword: bogus\n');
+    expect((await runBin('tscontrol', ['bogus'])).stderr).toBe('invalid keyword: bogus\n');
   });
 });

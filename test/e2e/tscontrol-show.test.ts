@@ -225,6 +225,6 @@ describe('tscontrol show words', () => {
   });
 
   it('refuses `p`, which scontrol does not read as partition', async () => {
-    expect((await tscontrol([...multi, 'show', 'p'])).stderr).toBe('tscontrol: error: invalid entity:p for keyword:show\n');
+    expect((await tscontrol([...multi, 'show', 'p'])).stderr).toBe('invalid entity:p for keyword:show \n');
   });
 });

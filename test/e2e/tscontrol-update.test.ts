@@ -97,7 +97,7 @@ describe('tscontrol update and live node states', () => {
       'node2 drng draining 4/0/0/4 1/0 1/0/0/1\nnode1 mix mixed 2/2/0/4 1/0 1/0/0/1\nnode[3-4] idle idle 0/8/0/8 0/2 0/2/0/2\n',
     );
     const node1 = (await scontrol('show', 'node', 'node1')).stdout;
-    expect(node1).toContain('\n   CPUAlloc=2 CPUEfctv=4 CPUTot=4 CPULoad=N/A\n');
+    expect(node1).toMatch(/\n   CPUAlloc=2 CPUEfctv=4 CPUTot=4 CPULoad=\d+\.\d\d\n/);
     expect(node1).toContain('\n   State=MIXED ThreadsPerCore=1 ');
     expect((await scontrol('show', 'node', 'node2')).stdout).toContain('\n   State=ALLOCATED+DRAIN ThreadsPerCore=1 ');
     const waiting = await sbatch('-w', 'node2', '--wrap', 'true');

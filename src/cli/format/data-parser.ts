@@ -1,6 +1,7 @@
 // --json/--yaml output in the shape of Slurm 22.05's data_parser (openapi v0.0.38): `meta`,
 // `errors`, then the records, with Slurm's key names. Only keys tslurm has a real value for
-// are written (no architecture, load or boot time of an emulated node); `meta.Slurm` carries
+// are written (a node's architecture, load and boot time only when a controller reported
+// them); `meta.Slurm` carries
 // the toolkit's version, since no Slurm produced the data.
 import { compressHostlistSorted } from '../../core/hostlist.js';
 import { nodeStateBaseString, nodeStateFlagNames } from '../../core/node-state.js';
@@ -56,6 +57,15 @@ export function nodeToData(node: NodeInfo): Record<string, unknown> {
     alloc_memory: node.allocMemory,
     alloc_cpus: node.allocCpus,
     idle_cpus: node.cpus - node.allocCpus,
+    // v0.0.38 writes the load as an integer, hundredths.
+    ...(node.host && {
+      architecture: node.host.arch,
+      operating_system: node.host.os,
+      cpu_load: Math.round(node.host.cpuLoad * 100),
+      free_memory: node.host.freeMem,
+      boot_time: node.host.bootTime,
+      slurmd_start_time: node.host.slurmdStartTime,
+    }),
   };
 }
 

@@ -2,12 +2,15 @@
 // prints a batch job (observed on Slurm 22.05). Accounting fields tslurm has no source for
 // (Account, QOS, MCS label, reboot, power) print as Slurm prints them without accounting.
 import { batchOutputPath } from '../../core/io-pattern.js';
+import { compressHostlist } from '../../core/hostlist.js';
 import { jobStateString } from '../../core/job-state.js';
 import { formatSlurmDate, minsToTimeStr, secsToTimeStr } from '../../core/time-string.js';
 import { JOB_PENDING, JOB_STATE_BASE } from '../../plugin-api/records.js';
-import type { JobView } from '../../protocol/job-view.js';
+import type { JobDetails, JobView } from '../../protocol/job-view.js';
 
-export function jobRecordLines(job: JobView, now: number): string[] {
+/** `details`: scontrol's -d count; with one or more, the lines -d adds (job.details must be there). */
+export function jobRecordLines(job: JobView, now: number, details = 0): string[] {
+  const more = details > 0 ? job.details : undefined;
   const pending = (job.state & JOB_STATE_BASE) === JOB_PENDING;
   const arrayPart = job.arrayJobId !== 0 ? ` ArrayJobId=${job.arrayJobId} ArrayTaskId=${job.arrayTaskId}` : '';
   const throttle = job.arrayJobId !== 0 && job.arrayMaxRunning !== null ? ` ArrayTaskThrottle=${job.arrayMaxRunning}` : '';
@@ -18,6 +21,7 @@ export function jobRecordLines(job: JobView, now: number): string[] {
     `Priority=${job.priority} Nice=0 Account=(null) QOS=(null)`,
     `JobState=${jobStateString(job.state)} Reason=${job.reason} Dependency=${job.dependency ?? '(null)'}`,
     `Requeue=${job.requeue ? 1 : 0} Restarts=${job.restartCount} BatchFlag=${job.batch === false ? 0 : 1} Reboot=0 ExitCode=${exitCode(job.exitStatus)}`,
+    ...(more ? [`DerivedExitCode=${exitCode(more.derivedExitStatus)}`] : []),
     `RunTime=${secsToTimeStr(Math.max(0, runTime))} TimeLimit=${minsToTimeStr(job.timeLimit)} TimeMin=N/A`,
     `SubmitTime=${formatSlurmDate(job.submitTime)} EligibleTime=${formatSlurmDate(job.eligibleTime)}`,
     `AccrueTime=${formatSlurmDate(job.eligibleTime)}`,
@@ -34,6 +38,7 @@ export function jobRecordLines(job: JobView, now: number): string[] {
     `NumNodes=${job.numNodes} NumCPUs=${job.numCpus} NumTasks=${tasks} CPUs/Task=${cpt} ReqB:S:C:T=0:0:*:*`,
     `TRES=${tres(job, pending)}`,
     'Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*',
+    ...(more ? allocationLines(more) : []),
     `MinCPUsNode=${cpt} MinMemoryNode=${job.memPerNode ? `${job.memPerNode}M` : '0'} MinTmpDiskNode=0`,
     `Features=${job.features ?? '(null)'} DelayBoot=00:00:00`,
     ...(job.reservation ? [`Reservation=${job.reservation}`] : []),
@@ -47,6 +52,22 @@ export function jobRecordLines(job: JobView, now: number): string[] {
   lines.push('Power=');
   // Slurm 22.05 ends a job record with an empty line of its own ("Power=\n   \n\n").
   lines.push('');
+  return lines;
+}
+
+// -d: JOB_GRES= and, per run of nodes given the same, `  Nodes= CPU_IDs= Mem= GRES=` (the two
+// leading spaces are scontrol's); nothing while the job has no allocation.
+function allocationLines(details: JobDetails): string[] {
+  if (details.nodes === null) return [];
+  const lines = [`JOB_GRES=${details.gres ?? '(null)'}`];
+  let run: string[] = [];
+  details.nodes.forEach((node, i) => {
+    run.push(node.name);
+    const next = details.nodes![i + 1];
+    if (next && next.cpuIds === node.cpuIds && next.memory === node.memory && next.gres === node.gres) return;
+    lines.push(`  Nodes=${compressHostlist(run)} CPU_IDs=${node.cpuIds} Mem=${node.memory} GRES=${node.gres}`);
+    run = [];
+  });
   return lines;
 }
 

@@ -1,7 +1,8 @@
 // `scontrol show node` for one node, line by line as Slurm 22.05's slurm_sprint_node_table()
 // builds it. What only a registered slurmd reports (architecture, OS, load, free memory,
-// boot time) is printed the way scontrol prints a node that has not told it: left out, N/A
-// or None.
+// boot time) comes from the controller, live from the host for the nodes it emulates; when
+// nobody reported it, it is printed the way scontrol prints a node that has not told it: left
+// out, N/A or None.
 import { nodeStateStringComplete } from '../../core/node-state.js';
 import { NO_VAL } from '../../core/slurm-constants.js';
 import { formatSlurmDate } from '../../core/time-string.js';
@@ -12,19 +13,22 @@ import { nodeAllocTres, nodeTres } from './tres.js';
 const SLURMD_PORT = 6818;
 
 export function nodeRecordLines(node: NodeInfo): string[] {
+  const host = node.host;
   const lines = [
-    `NodeName=${node.name} CoresPerSocket=${node.cores} `,
-    `CPUAlloc=${node.allocCpus} CPUEfctv=${node.cpus} CPUTot=${node.cpus} CPULoad=N/A`,
+    `NodeName=${node.name}${host ? ` Arch=${host.arch}` : ''} CoresPerSocket=${node.cores} `,
+    `CPUAlloc=${node.allocCpus} CPUEfctv=${node.cpus} CPUTot=${node.cpus} CPULoad=${host ? host.cpuLoad.toFixed(2) : 'N/A'}`,
     `AvailableFeatures=${node.features ?? '(null)'}`,
     `ActiveFeatures=${node.features ?? '(null)'}`,
     `Gres=${node.gres ?? '(null)'}`,
     addressLine(node),
-    `RealMemory=${node.realMemory} AllocMem=${node.allocMemory} FreeMem=N/A Sockets=${node.sockets} Boards=${node.boards}`,
+    // The OS line ends in a space of its own (observed).
+    ...(host ? [`OS=${host.os} `] : []),
+    `RealMemory=${node.realMemory} AllocMem=${node.allocMemory} FreeMem=${host ? host.freeMem : 'N/A'} Sockets=${node.sockets} Boards=${node.boards}`,
     `State=${nodeStateStringComplete(node.nodeState)} ThreadsPerCore=${node.threads} TmpDisk=${node.tmpDisk} Weight=${node.weight} Owner=N/A MCS_label=N/A`,
   ];
   if (node.partitions.length > 0) lines.push(`Partitions=${node.partitions.join(',')} `);
   lines.push(
-    'BootTime=None SlurmdStartTime=None',
+    host ? `BootTime=${formatSlurmDate(host.bootTime)} SlurmdStartTime=${formatSlurmDate(host.slurmdStartTime)}` : 'BootTime=None SlurmdStartTime=None',
     'LastBusyTime=Unknown',
     `CfgTRES=${nodeTres(node)}`,
     `AllocTRES=${nodeAllocTres(node)}`,

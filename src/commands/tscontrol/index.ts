@@ -1,7 +1,9 @@
-// tscontrol (scontrol): view and change the cluster: `show job|node|partition|steps|config`
-// (nodes live from the controller when one runs), `update`, the job verbs, `reconfigure`,
-// `ping`, `show plugins` and the hostlist helpers.
-import { createProgram, addCommonOptions } from '../../cli/program.js';
+// tscontrol (scontrol): view and change the cluster: `show job|node|partition|step|config|
+// topology|daemons` (nodes live from the controller when one runs), `update`, the job verbs,
+// `wait_job`, `listpids`, `reconfigure`, `ping` (which starts the controller, as a submission
+// does), `version`, `show plugins` and the hostlist helpers. Global options go before or after
+// the command, as scontrol's getopt takes them.
+import { createProgram, addCommonOptions, versionLine } from '../../cli/program.js';
 import { countVerbose } from '../../cli/debug.js';
 import { UserError } from '../../core/errors.js';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
@@ -12,44 +14,81 @@ const examples = [
   'tscontrol show partition',
   'tscontrol show node node1',
   'tscontrol -o show nodes',
+  'tscontrol -d -o show jobs',
   "tscontrol show hostnames 'n[01-03],m7'",
   'tscontrol show hostlist n01,n02,n03,m7',
   'tscontrol show plugins',
   'tscontrol show job 42',
+  'tscontrol wait_job 42; tscontrol listpids 42',
   'tscontrol hold 42; tscontrol release 42',
   'tscontrol update NodeName=node2 State=DRAIN Reason="disk swap"',
   'tscontrol update NodeName=node2 State=RESUME',
-  'tscontrol update JobId=42 TimeLimit=30 Partition=small',
+  'tscontrol update PartitionName=debug State=DOWN MaxTime=30',
+  'tscontrol update JobId=42 TimeLimit=30 Partition=small Comment="rerun" Dependency=afterok:41',
   'tscontrol requeue 42; tscontrol suspend 43; tscontrol resume 43',
   'tscontrol create reservation ReservationName=r1 StartTime=now Duration=60 Nodes=node1 Users=$USER',
   'tscontrol show reservation; tscontrol delete ReservationName=r1',
   'TSLURM_PLUGIN_DIR=./my-plugins tscontrol show plugins --json',
 ];
 
-interface Options {
+export interface Options {
   cluster?: string;
   verbose: number;
   json?: boolean;
+  yaml?: boolean;
   oneliner?: boolean;
   future?: boolean;
+  all?: boolean;
+  /** -d: details; -dd: more. */
+  details: number;
+  quiet?: boolean;
+  clusters?: string;
 }
 
 export async function run(argv: string[], bin: string): Promise<number> {
   let status = 0;
-  const program = addCommonOptions(createProgram(bin, 'View the cluster and its plugins (like scontrol).', examples))
-    .option('--json', 'print data as JSON')
+  let quiet = false;
+  const program = addCommonOptions(createProgram(bin, 'View and change the cluster, its jobs and its plugins (like scontrol).', examples))
+    .option('-a, --all', 'every partition, hidden ones too (tslurm hides none)')
+    .option('-d, --details', 'more details (jobs: allocated CPUs and memory per node); repeat for more', (_v: string, prev: number) => prev + 1, 0)
     .option('-o, --oneliner', 'one line per record')
+    .option('-Q, --quiet', 'print no error messages, only the exit status tells')
+    .option('-M, --clusters <name>', 'the cluster to talk to (only the one in use is reachable)')
+    .option('--json', 'print data as JSON (a tslurm extension: scontrol 22.05 has no --json)')
+    .option('--yaml', 'print data as YAML (a tslurm extension)')
     .option('-F, --future', 'include nodes in the FUTURE state')
-    .argument('<command>', 'show | update | create | delete | hold | uhold | release | requeue | suspend | resume | reconfigure | ping')
+    .argument(
+      '<command>',
+      'show | update | create | delete | hold | uhold | release | requeue | suspend | resume | wait_job | listpids | reconfigure | ping | version',
+    )
     .argument(
       '[words...]',
-      'job ids (hold, release, ...), Key=Value words (update, create reservation, delete), or what to show: job [ID] | node [NODES] | partition [NAME] | reservation [NAME] | steps | config | plugins | hostnames LIST | hostlist LIST | hostlistsorted LIST',
+      'job ids (hold, release, wait_job, listpids, ...), Key=Value words (update, create reservation, delete), or what to show: job [ID] | node [NODES] | partition [NAME] | step [ID] | reservation [NAME] | topology | daemons | config | plugins | hostnames LIST | hostlist LIST | hostlistsorted LIST',
     )
     .action(async (command: string, words: string[], options: Options) => {
+      quiet = Boolean(options.quiet);
+      if (options.clusters !== undefined) await checkClusters(options.clusters, options.cluster);
       status = await dispatch(bin, command, words, options, argv);
     });
-  await program.parseAsync(argv, { from: 'user' });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    // -Q: scontrol's quiet_flag silences its error lines; the exit status still tells.
+    if (quiet && error instanceof UserError) return error.exitCode;
+    throw error;
+  }
   return status;
+}
+
+// -M: there is one cluster, the one in use; scontrol's words for any other name.
+async function checkClusters(names: string, file: string | undefined): Promise<void> {
+  const { loadCluster } = await import('../../config/load.js');
+  const { clusterName } = await loadCluster({ file });
+  for (const name of names.split(',')) {
+    if (name !== clusterName && name.toLowerCase() !== 'all') {
+      throw new UserError(`'${name}' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters.`);
+    }
+  }
 }
 
 async function dispatch(bin: string, command: string, words: string[], options: Options, argv: string[]): Promise<number> {
@@ -60,7 +99,7 @@ async function dispatch(bin: string, command: string, words: string[], options: 
   }
   if (verb === 'update') {
     const { update } = await import('./update.js');
-    return update(words, options.cluster);
+    return update(words, options.cluster, bin);
   }
   if (verb === 'requeue' || verb === 'suspend' || verb === 'resume') {
     const { jobOp } = await import('./job-ops.js');
@@ -79,30 +118,59 @@ async function dispatch(bin: string, command: string, words: string[], options: 
   }
   if (verb === 'write') return (await import('./write-config.js')).writeConfig(words, options.cluster);
   if (verb === 'ping') {
-    const { ping } = await import('./jobs.js');
+    const { ping } = await import('./ping.js');
     return ping(options.cluster);
   }
-  if (verb !== 'show') {
-    throw new UserError(`invalid keyword: ${command}`);
+  if (verb === 'version') {
+    process.stdout.write(`${versionLine(bin)}\n`);
+    return 0;
   }
+  if (verb === 'wait_job') {
+    const { waitJob } = await import('./wait-job.js');
+    return waitJob(words, options.cluster, bin);
+  }
+  if (verb === 'listpids') {
+    const { listPids } = await import('./listpids.js');
+    return listPids(words, options.cluster);
+  }
+  if (verb !== 'show') {
+    throw new UserError(`invalid keyword: ${command}`, { bare: true });
+  }
+  return show(bin, words, options, argv);
+}
+
+async function show(bin: string, words: string[], options: Options, argv: string[]): Promise<number> {
   const [entity = '', ...rest] = words;
   const key = entity.toLowerCase();
+  const data = options.yaml ? 'yaml' : options.json ? 'json' : undefined;
   if (key === 'job' || key === 'jobs' || key === 'jobid') {
     const { showJobs } = await import('./jobs.js');
-    return showJobs(rest, { cluster: options.cluster, json: Boolean(options.json), oneliner: Boolean(options.oneliner) });
+    return showJobs(rest, { cluster: options.cluster, data, oneliner: Boolean(options.oneliner), details: options.details });
   }
   if (key.length >= 3 && 'reservations'.startsWith(key)) {
     const { showReservations } = await import('./reservations.js');
-    return showReservations(rest, { cluster: options.cluster, json: Boolean(options.json), oneliner: Boolean(options.oneliner) });
+    return showReservations(rest, { cluster: options.cluster, json: data !== undefined, oneliner: Boolean(options.oneliner) });
   }
   if (key === 'step' || key === 'steps') {
     const { showSteps } = await import('./show-steps.js');
     return showSteps(rest, { cluster: options.cluster, oneliner: Boolean(options.oneliner) });
   }
+  if (key.length >= 1 && 'topology'.startsWith(key)) {
+    // No topology plugin: scontrol says so (on stderr) and exits 0 (observed on Slurm 22.05).
+    if (rest.length > 1) throw new UserError('too many arguments for keyword:show');
+    const what = rest.length === 0 ? 'No topology information available' : `Topology information contains no switch or node named ${rest[0]}`;
+    if (!options.quiet) process.stderr.write(`${bin}: error: ${what}\n`);
+    return 0;
+  }
+  if (key.length >= 1 && 'daemons'.startsWith(key)) {
+    const { showDaemons } = await import('./show-daemons.js');
+    process.stdout.write(await showDaemons(options.cluster, bin));
+    return 0;
+  }
   if (key === 'hostnames' || key === 'hostlist' || key === 'hostlistsorted') {
     const result = showHostlist(key as HostlistEntity, rest, process.env);
     process.stdout.write(result.stdout);
-    if (result.error) process.stderr.write(`${bin}: error: ${result.error}\n`);
+    if (result.error && !options.quiet) process.stderr.write(`${bin}: error: ${result.error}\n`);
     return result.exitCode;
   }
   if (key === 'plugins' || key === 'plugin') {
@@ -111,7 +179,7 @@ async function dispatch(bin: string, command: string, words: string[], options: 
     const config = await loadCluster({ file: options.cluster });
     const { collectPlugins, formatPluginTable } = await import('./show-plugins.js');
     const { rows, failed } = await collectPlugins(config, log);
-    process.stdout.write(options.json ? `${JSON.stringify({ plugins: rows }, null, 2)}\n` : formatPluginTable(rows));
+    process.stdout.write(data ? `${JSON.stringify({ plugins: rows }, null, 2)}\n` : formatPluginTable(rows));
     // A plugin the cluster is configured to use that cannot load is an error in the setup.
     for (const message of failed) process.stderr.write(`${bin}: error: ${message}\n`);
     return failed.length > 0 ? 1 : 0;
@@ -121,12 +189,15 @@ async function dispatch(bin: string, command: string, words: string[], options: 
     const { showClusterEntity } = await import('./show-cluster.js');
     const result = await showClusterEntity(cluster, rest, {
       cluster: options.cluster,
-      json: Boolean(options.json),
+      json: data === 'json',
+      yaml: data === 'yaml',
       oneliner: Boolean(options.oneliner),
       future: Boolean(options.future),
+      quiet: Boolean(options.quiet),
     });
     process.stdout.write(result.stdout);
     return result.exitCode;
   }
-  throw new UserError(`invalid entity:${entity} for keyword:show`);
+  // scontrol 22.05 prints this one bare, with a space at the end (observed).
+  throw new UserError(`invalid entity:${entity} for keyword:show `, { bare: true });
 }

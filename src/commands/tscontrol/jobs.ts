@@ -1,6 +1,5 @@
 // tscontrol's job commands: `show job [ID]`, `hold`, `release` — answered by the controller.
 // With no controller running there are no jobs to show (scontrol says so its own way).
-import { hostname } from 'node:os';
 import { UserError } from '../../core/errors.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
@@ -18,11 +17,21 @@ async function connect(cluster: string | undefined): Promise<CtldClient | undefi
   }
 }
 
-export async function showJobs(ids: string[], options: { cluster?: string; json: boolean; oneliner: boolean }): Promise<number> {
+export interface ShowJobOptions {
+  cluster?: string;
+  /** --json / --yaml: Slurm's data_parser document. */
+  data: 'json' | 'yaml' | undefined;
+  oneliner: boolean;
+  /** -d count. */
+  details: number;
+}
+
+export async function showJobs(ids: string[], options: ShowJobOptions): Promise<number> {
   const client = await connect(options.cluster);
   let views: JobView[] = [];
   try {
-    if (client) views = await client.call<JobView[]>('jobs', ids.length > 0 ? { ids } : {});
+    const details = options.details > 0 ? { details: true } : {};
+    if (client) views = await client.call<JobView[]>('jobs', ids.length > 0 ? { ids, ...details } : details);
     else if (ids.length > 0) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
   } catch (error) {
     // scontrol: "slurm_load_jobs error: Invalid job id specified", exit 1.
@@ -31,13 +40,14 @@ export async function showJobs(ids: string[], options: { cluster?: string; json:
   } finally {
     client?.close();
   }
-  if (options.json) {
+  if (options.data) {
     // Slurm's data_parser document, as tsqueue --json prints it.
     const { dataParserDocument, dataParserText } = await import('../../cli/format/data-parser.js');
     const { jobToData } = await import('../../cli/format/job-data.js');
     const { buildRecords } = await import('../../cli/format/squeue-records.js');
     const { clusterName } = await loadCluster({ file: options.cluster });
-    process.stdout.write(await dataParserText(dataParserDocument({ jobs: buildRecords(views).map((rec) => jobToData(rec, clusterName)) }), false));
+    const doc = dataParserDocument({ jobs: buildRecords(views).map((rec) => jobToData(rec, clusterName)) });
+    process.stdout.write(await dataParserText(doc, options.data === 'yaml'));
     return 0;
   }
   if (views.length === 0) {
@@ -45,7 +55,7 @@ export async function showJobs(ids: string[], options: { cluster?: string; json:
     return 0;
   }
   const now = Math.floor(Date.now() / 1000);
-  process.stdout.write(views.map((view) => renderKvRecord(jobRecordLines(view, now), options.oneliner)).join(''));
+  process.stdout.write(views.map((view) => renderKvRecord(jobRecordLines(view, now, options.details), options.oneliner)).join(''));
   return 0;
 }
 
@@ -61,14 +71,4 @@ export async function changeJobs(op: 'hold' | 'release' | 'uhold', ids: string[]
   } finally {
     client.close();
   }
-}
-
-/** scontrol ping: "Slurmctld(primary) at HOST is UP" (exit 0) or "... is DOWN" (exit 1). */
-export async function ping(cluster: string | undefined): Promise<number> {
-  const client = await connect(cluster);
-  const host = hostname().split('.')[0];
-  const up = client !== undefined && (await client.call('ping').then(() => true, () => false));
-  client?.close();
-  process.stdout.write(`Slurmctld(primary) at ${host} is ${up ? 'UP' : 'DOWN'}\n`);
-  return up ? 0 : 1;
 }

@@ -12,8 +12,11 @@ import { dataParserDocument, dataParserText, nodeToData, partitionToData, type D
 export interface ShowOptions {
   oneliner: boolean;
   json: boolean;
+  yaml?: boolean;
   /** -F/--future: FUTURE nodes too. */
   future: boolean;
+  /** -Q: no "not found" lines (the exit status still says so). */
+  quiet?: boolean;
 }
 
 export interface ShowResult {
@@ -32,7 +35,7 @@ export async function showNodes(info: ClusterInfo, arg: string | undefined, opts
   const visible = info.nodes.filter((n) => opts.future || (n.nodeState & NODE_STATE_BASE) !== NODE_STATE_FUTURE);
   const byName = new Map(visible.map((n) => [n.name, n]));
   const names = arg === undefined ? visible.map((n) => n.name) : namesOf(arg);
-  const lookup = lookUp(names, byName, (n) => renderKvRecord(nodeRecordLines(n), opts.oneliner), (name) => `Node ${name} not found\n`);
+  const lookup = lookUp(names, byName, (n) => renderKvRecord(nodeRecordLines(n), opts.oneliner), (name) => (opts.quiet ? '' : `Node ${name} not found\n`));
   return result(lookup, opts, 'nodes', nodeToData, 'ESLURM_INVALID_NODE_NAME', (name) => `Node ${name} not found`);
 }
 
@@ -43,7 +46,7 @@ export async function showPartitions(info: ClusterInfo, arg: string | undefined,
     names,
     byName,
     (p) => renderKvRecord(partitionRecordLines(p), opts.oneliner),
-    (name) => `Partition ${name} not found\n`,
+    (name) => (opts.quiet ? '' : `Partition ${name} not found\n`),
   );
   return result(lookup, opts, 'partitions', partitionToData, 'ESLURM_INVALID_PARTITION_NAME', (name) => `Partition ${name} not found`);
 }
@@ -81,11 +84,11 @@ async function result<T extends NodeInfo | PartitionInfo>(
   describe: (name: string) => string,
 ): Promise<ShowResult> {
   const exitCode = lookup.missing.length > 0 ? 1 : 0;
-  if (!opts.json) return { stdout: lookup.text, exitCode };
+  if (!opts.json && !opts.yaml) return { stdout: lookup.text, exitCode };
   const errors: DataError[] = lookup.missing.map((name) => ({
     error: slurm_strerror(code),
     errno: errnoValue(code),
     description: describe(name),
   }));
-  return { stdout: await dataParserText(dataParserDocument({ [key]: lookup.found.map(toData) }, errors), false), exitCode };
+  return { stdout: await dataParserText(dataParserDocument({ [key]: lookup.found.map(toData) }, errors), Boolean(opts.yaml)), exitCode };
 }

@@ -26,19 +26,23 @@ const BAD_STATE = (value: string): string[] => [
 const NODE_STATE_WORDS = ['NORESP', 'DRAIN', 'FAIL', 'FUTURE', 'RESUME', 'POWER_DOWN', 'POWER_UP', 'UNDRAIN', 'CANCEL_REBOOT'];
 const BASE_STATES = ['UNKNOWN', 'DOWN', 'IDLE', 'ALLOCATED', 'ERROR', 'MIXED', 'FUTURE'];
 
-interface Pair {
+export interface Pair {
   key: string;
   value: string;
   word: string;
 }
 
-export async function update(words: readonly string[], cluster: string | undefined): Promise<number> {
+export async function update(words: readonly string[], cluster: string | undefined, bin = 'tscontrol'): Promise<number> {
   if (words.length === 0) throw new UserError('too few arguments for update keyword');
   const pairs = words.map(pairOf);
   const entity = pairs.find((p) => ['nodename', 'jobid', 'partitionname', 'reservation', 'reservationname'].includes(p.key));
   if (entity === undefined) throw bare(NO_ENTITY);
   if (entity.key === 'nodename') return updateNode(pairs, cluster);
   if (entity.key === 'jobid') return updateJob(pairs, entity.value, cluster);
+  if (entity.key === 'partitionname') {
+    const { updatePartition } = await import('./update-partition.js');
+    return updatePartition(pairs, cluster, bin);
+  }
   if (entity.key === 'reservation' || entity.key === 'reservationname') {
     const { updateReservation } = await import('./reservations.js');
     return updateReservation(words, cluster, 'tscontrol');
@@ -69,6 +73,8 @@ async function updateJob(pairs: readonly Pair[], id: string, cluster: string | u
     if (pair.key === 'timelimit') change.timeLimit = timeLimitOf(pair.value);
     else if (pair.key === 'partition') change.partition = pair.value;
     else if (pair.key === 'name' || pair.key === 'jobname') change.name = pair.value;
+    else if (pair.key === 'comment') change.comment = pair.value;
+    else if (pair.key === 'dependency') change.dependency = pair.value;
     else if (pair.key === 'numnodes') change.numNodes = nodeCountOf(pair.value);
     else throw unsupported(pair);
   }

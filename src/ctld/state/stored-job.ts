@@ -31,6 +31,9 @@ export interface JobProgress {
   suspendedAt?: number | null;
   suspendedSeconds?: number;
   resources: { cpus: number[]; memory: number[]; gres: gres_spec_t[][]; wholeNode: boolean } | null;
+  /** CPU numbers held per node (cpu-ids.ts) and the steps' highest wait status; absent before they existed. */
+  cpuIds?: Record<string, number[]> | null;
+  derivedExit?: number;
 }
 
 export interface StoredJob extends JobProgress {
@@ -69,6 +72,8 @@ export function progressOf(job: CtldJob, table: NodeTable): JobProgress {
     resources: res
       ? { cpus: res.cpus, memory: res.memory_allocated, gres: res.gres_allocated, wholeNode: res.whole_node }
       : null,
+    ...(job.cpuIds !== undefined && { cpuIds: job.cpuIds }),
+    ...(job.derivedExitStatus !== undefined && { derivedExit: job.derivedExitStatus }),
   };
 }
 
@@ -106,6 +111,8 @@ export function applyProgress(job: CtldJob, p: JobProgress, table: NodeTable): v
   job.preempting = p.preempting ?? undefined;
   job.suspendedAt = p.suspendedAt ?? undefined;
   job.suspendedSeconds = p.suspendedSeconds ?? 0;
+  job.cpuIds = p.cpuIds ?? undefined;
+  job.derivedExitStatus = p.derivedExit;
   if (p.nodes === null) {
     r.node_bitmap = null;
     r.nodes = null;

@@ -1,0 +1,43 @@
+// `tscontrol update PartitionName=P [State=UP|DOWN|DRAIN|INACTIVE] [MaxTime=T] [Nodes=LIST]`,
+// checked as scontrol 22.05 checks the words (its messages, observed, down to the
+// `slurm_update error: No error` it ends a rejected word with), then done by the controller,
+// which it starts if need be: the change must outlive any one command.
+import { UserError } from '../../core/errors.js';
+import { parseTimeToMinutes } from '../../core/time-string.js';
+import type { PartitionState } from '../../config/types.js';
+import type { PartitionUpdate } from '../../ctld/partition-updates.js';
+import { callController } from './controller-call.js';
+import type { Pair } from './update.js';
+
+const STATES: readonly PartitionState[] = ['UP', 'DOWN', 'DRAIN', 'INACTIVE'];
+
+export async function updatePartition(pairs: readonly Pair[], cluster: string | undefined, bin: string): Promise<number> {
+  const error = (lines: string[]): UserError => new UserError([...lines.map((l) => (l === '' ? '' : `${bin}: error: ${l}`)), 'slurm_update error: No error'].join('\n'), { bare: true });
+  const body: PartitionUpdate = { name: '' };
+  let changes = 0;
+  for (const pair of pairs) {
+    if (pair.key === 'partitionname') {
+      body.name = pair.value;
+      continue;
+    }
+    changes++;
+    if (pair.key === 'state') {
+      const state = STATES.find((s) => s === pair.value.toUpperCase());
+      if (state === undefined) throw error([`Invalid input: ${pair.word}`, 'Acceptable State values are UP, DOWN, DRAIN and INACTIVE']);
+      body.state = state;
+    } else if (pair.key === 'maxtime') {
+      try {
+        body.maxTime = parseTimeToMinutes(pair.value, 'MaxTime');
+      } catch {
+        throw error([`Invalid input ${pair.word}`]);
+      }
+    } else if (pair.key === 'nodes') {
+      body.nodes = pair.value;
+    } else {
+      throw error([`Update of this parameter is not supported: ${pair.word}`, '', 'Request aborted']);
+    }
+  }
+  if (changes === 0) throw new UserError('No changes specified');
+  await callController(cluster, 'update_partition', body, (message) => `slurm_update error: ${message}`, 'start');
+  return 0;
+}

@@ -1,0 +1,88 @@
+// `tscontrol update PartitionName=P State= MaxTime= Nodes=`: the controller's partitions change
+// in place (the cluster description it runs with, and the table's partition bitmaps), after the
+// change is on disk (state/part-state.ts); a restarted controller puts the saved changes back
+// over the cluster file's partitions. Jobs feel it at the next pass: a DOWN or INACTIVE
+// partition starts none (Reason=PartitionDown/PartitionInactive), a lower MaxTime holds longer
+// jobs (PartitionTimeLimit), new Nodes are where its jobs may run. Errors are slurmctld's.
+import { UserError } from '../core/errors.js';
+import { expandHostlist } from '../core/hostlist.js';
+import type { PartitionConfig, PartitionState } from '../config/types.js';
+import type { Controller } from './controller.js';
+import { partStateFile, readPartState, writePartState, type StoredPartition } from './state/part-state.js';
+
+/** The request: what to change on one partition (absent: unchanged). */
+export interface PartitionUpdate {
+  name: string;
+  state?: PartitionState;
+  /** Minutes, or INFINITE. */
+  maxTime?: number;
+  /** A hostlist; '' for none. */
+  nodes?: string;
+}
+
+const changesOf = new WeakMap<Controller, Map<string, StoredPartition>>();
+
+/** Applies an update from an administrator; refused for anyone else, as slurmctld does. */
+export function updatePartition(ctl: Controller, body: PartitionUpdate & { userId: number }): void {
+  if (body.userId !== 0) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+  const current = ctl.options.config.partitions.find((p) => p.name === body.name);
+  if (current === undefined) throw UserError.fromErrno('ESLURM_INVALID_PARTITION_NAME');
+  const change: StoredPartition = { ...changes(ctl).get(body.name), name: body.name };
+  if (body.state !== undefined) change.state = body.state;
+  if (body.maxTime !== undefined) change.maxTime = body.maxTime;
+  if (body.nodes !== undefined) change.nodes = knownNodes(ctl, body.nodes);
+  const all = new Map(changes(ctl)).set(body.name, change);
+  if (!ctl.options.volatileState) writePartState(partStateFile(ctl.store.dir), [...all.values()]);
+  changesOf.set(ctl, all);
+  apply(ctl, change);
+}
+
+/** At start: the saved changes over the cluster file's partitions (unknown ones are dropped). */
+export function restorePartitions(ctl: Controller, onProblem: (message: string) => void): void {
+  if (ctl.options.volatileState) return;
+  const saved = readPartState(partStateFile(ctl.store.dir), onProblem);
+  const kept = new Map<string, StoredPartition>();
+  for (const change of saved) {
+    if (!ctl.options.config.partitions.some((p) => p.name === change.name)) continue;
+    // A node gone from the cluster file is gone from the partition too.
+    const fixed = change.nodes === undefined ? change : { ...change, nodes: change.nodes.filter((n) => ctl.table.indexOf(n) !== undefined) };
+    kept.set(change.name, fixed);
+    apply(ctl, fixed);
+  }
+  changesOf.set(ctl, kept);
+}
+
+function changes(ctl: Controller): Map<string, StoredPartition> {
+  return changesOf.get(ctl) ?? new Map();
+}
+
+// The names of a Nodes= value, each known, in node-table order (Slurm's partition bitmap order).
+function knownNodes(ctl: Controller, hostlist: string): string[] {
+  if (hostlist === '') return [];
+  let names: string[];
+  try {
+    names = hostlist.toUpperCase() === 'ALL' ? ctl.table.nodes.map((n) => n.name) : expandHostlist(hostlist);
+  } catch {
+    throw UserError.fromErrno('ESLURM_INVALID_NODE_NAME');
+  }
+  const indices = names.map((name) => ctl.table.indexOf(name));
+  if (indices.some((i) => i === undefined)) throw UserError.fromErrno('ESLURM_INVALID_NODE_NAME');
+  return [...new Set(indices as number[])].sort((a, b) => a - b).map((i) => ctl.table.nodes[i]!.name);
+}
+
+function apply(ctl: Controller, change: StoredPartition): void {
+  const config = ctl.options.config;
+  const partitions = config.partitions.map((p): PartitionConfig =>
+    p.name !== change.name
+      ? p
+      : {
+          ...p,
+          ...(change.state !== undefined && { state: change.state }),
+          ...(change.maxTime !== undefined && { maxTime: change.maxTime }),
+          ...(change.nodes !== undefined && { nodes: change.nodes }),
+        },
+  );
+  ctl.options.config = Object.freeze({ ...config, partitions });
+  if (change.nodes !== undefined) ctl.table.setPartitionNodes(change.name, change.nodes);
+  ctl.nodesChanged();
+}
