@@ -14,9 +14,16 @@ export async function loadClusterInfo(file: string | undefined): Promise<{ confi
   const live = await fromController(stateDir, config);
   if (live) return { config, info: live };
   const { infoFromConfig } = await import('../ctld/info-snapshot.js');
-  const info = infoFromConfig(config);
+  // Partition changes (tscontrol update PartitionName=) made before the controller stopped hold.
+  const ctldDir = path.join(stateDir, 'ctld');
+  let shown = config;
+  if (existsSync(ctldDir)) {
+    const { partStateFile, readPartState, withStoredPartitions } = await import('../ctld/state/part-state.js');
+    shown = withStoredPartitions(config, readPartState(partStateFile(ctldDir), () => {}));
+  }
+  const info = infoFromConfig(shown);
   // A drain or down set before the controller stopped still holds.
-  if (existsSync(path.join(stateDir, 'ctld'))) {
+  if (existsSync(ctldDir)) {
     const { readSavedNodes } = await import('../ctld/state/saved-nodes.js');
     const saved = readSavedNodes(stateDir);
     for (const node of info.nodes) {

@@ -6,9 +6,9 @@
 // jobs (PartitionTimeLimit), new Nodes are where its jobs may run. Errors are slurmctld's.
 import { UserError } from '../core/errors.js';
 import { expandHostlist } from '../core/hostlist.js';
-import type { PartitionConfig, PartitionState } from '../config/types.js';
+import type { PartitionState } from '../config/types.js';
 import type { Controller } from './controller.js';
-import { partStateFile, readPartState, writePartState, type StoredPartition } from './state/part-state.js';
+import { partStateFile, readPartState, withStoredPartitions, writePartState, type StoredPartition } from './state/part-state.js';
 
 /** The request: what to change on one partition (absent: unchanged). */
 export interface PartitionUpdate {
@@ -71,18 +71,7 @@ function knownNodes(ctl: Controller, hostlist: string): string[] {
 }
 
 function apply(ctl: Controller, change: StoredPartition): void {
-  const config = ctl.options.config;
-  const partitions = config.partitions.map((p): PartitionConfig =>
-    p.name !== change.name
-      ? p
-      : {
-          ...p,
-          ...(change.state !== undefined && { state: change.state }),
-          ...(change.maxTime !== undefined && { maxTime: change.maxTime }),
-          ...(change.nodes !== undefined && { nodes: change.nodes }),
-        },
-  );
-  ctl.options.config = Object.freeze({ ...config, partitions });
+  ctl.options.config = withStoredPartitions(ctl.options.config, [change]);
   if (change.nodes !== undefined) ctl.table.setPartitionNodes(change.name, change.nodes);
   ctl.nodesChanged();
 }

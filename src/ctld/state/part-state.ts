@@ -5,7 +5,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { TSLURM_PROTOCOL_VERSION, isSupportedProtocolVersion } from '../../core/protocol-version.js';
-import type { PartitionState } from '../../config/types.js';
+import type { ClusterConfig, PartitionConfig, PartitionState } from '../../config/types.js';
 
 const PART_MAGIC = 'TSLURM_PART_STATE';
 
@@ -68,4 +68,22 @@ function parse(text: string): StoredPartition[] {
   }
   if (end !== out.length) throw new Error('the file is incomplete (cut short while being written?)');
   return out;
+}
+
+/** The cluster with the saved changes over its partitions (unknown partitions and nodes left out). */
+export function withStoredPartitions(config: ClusterConfig, changes: readonly StoredPartition[]): ClusterConfig {
+  if (changes.length === 0) return config;
+  const known = new Set(config.nodes.map((n) => n.name));
+  const byName = new Map(changes.map((c) => [c.name, c]));
+  const partitions = config.partitions.map((p): PartitionConfig => {
+    const change = byName.get(p.name);
+    if (change === undefined) return p;
+    return {
+      ...p,
+      ...(change.state !== undefined && { state: change.state }),
+      ...(change.maxTime !== undefined && { maxTime: change.maxTime }),
+      ...(change.nodes !== undefined && { nodes: change.nodes.filter((n) => known.has(n)) }),
+    };
+  });
+  return Object.freeze({ ...config, partitions });
 }
