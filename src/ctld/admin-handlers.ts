@@ -57,6 +57,14 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
       return {};
     },
 
+    /** scontrol write batch_script: the script a batch job was submitted with (its owner or root). */
+    batch_script: async (body: Caller & { id: string }) => {
+      const job = findJobs(ctl, body.id)[0]!;
+      checkOwner(job, body.userId);
+      if (job.desc.interactive !== undefined) throw UserError.fromErrno('ESLURM_JOB_SCRIPT_MISSING');
+      return { script: job.desc.script };
+    },
+
     /** Body: PartitionUpdate (partition-updates.ts). */
     update_partition: async (body: Caller & PartitionUpdate) => {
       updatePartition(ctl, body);

@@ -183,6 +183,22 @@ describe('scontrol options and details', () => {
     await ctl.run('tscancel', [id, held]);
   });
 
+  it('write batch_script: the script as submitted, to slurm-ID.sh, a file or stdout', async () => {
+    const script = '#!/bin/bash\n#SBATCH -J scripted\necho "$SLURM_JOB_ID"\n';
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    writeFileSync(path.join(ctl.workDir, 'job.sh'), script);
+    const id = await sbatch('--hold', 'job.sh');
+    expect(await scontrol('write', 'batch_script', id, '-')).toEqual({ exitCode: 0, stdout: script, stderr: '' });
+    expect(await scontrol('write', 'batch_script', id)).toEqual({ exitCode: 0, stdout: `batch script for job ${id} written to slurm-${id}.sh\n`, stderr: '' });
+    expect(readFileSync(path.join(ctl.workDir, `slurm-${id}.sh`), 'utf8')).toBe(script);
+    expect(await scontrol('write', 'batch_script', id, 'copy.sh')).toEqual({ exitCode: 0, stdout: `batch script for job ${id} written to copy.sh\n`, stderr: '' });
+    expect(readFileSync(path.join(ctl.workDir, 'copy.sh'), 'utf8')).toBe(script);
+    // Observed on 22.05: the failure is reported, with exit status 0.
+    expect(await scontrol('write', 'batch_script', '999999')).toEqual({ exitCode: 0, stdout: '', stderr: 'job script retrieval failed: Invalid job id specified\n' });
+    expect(await scontrol('write', 'foo')).toEqual({ exitCode: 1, stdout: '', stderr: 'invalid write argument:foo\n' });
+    await ctl.run('tscancel', [id]);
+  });
+
   it('version, show daemons, show topology without a topology plugin', async () => {
     expect((await scontrol('version')).stdout).toMatch(/^tslurm \d+\.\d+\.\d+\n$/);
     expect(await scontrol('show', 'daemons')).toEqual({ exitCode: 0, stdout: 'tsctld tsstepd\n', stderr: '' });

@@ -20,6 +20,7 @@ const examples = [
   'tscontrol show plugins',
   'tscontrol show job 42',
   'tscontrol wait_job 42; tscontrol listpids 42',
+  'tscontrol write batch_script 42 -',
   'tscontrol hold 42; tscontrol release 42',
   'tscontrol update NodeName=node2 State=DRAIN Reason="disk swap"',
   'tscontrol update NodeName=node2 State=RESUME',
@@ -59,7 +60,7 @@ export async function run(argv: string[], bin: string): Promise<number> {
     .option('-F, --future', 'include nodes in the FUTURE state')
     .argument(
       '<command>',
-      'show | update | create | delete | hold | uhold | release | requeue | suspend | resume | wait_job | listpids | reconfigure | ping | version',
+      'show | update | create | delete | hold | uhold | release | requeue | suspend | resume | wait_job | listpids | write batch_script | reconfigure | ping | version',
     )
     .argument(
       '[words...]',
@@ -132,6 +133,13 @@ async function dispatch(bin: string, command: string, words: string[], options: 
   if (verb === 'listpids') {
     const { listPids } = await import('./listpids.js');
     return listPids(words, options.cluster);
+  }
+  if (verb === 'write') {
+    const [what, ...rest] = words;
+    if (what === undefined) throw new UserError('too few arguments for keyword:write', { bare: true });
+    if (what.toLowerCase() !== 'batch_script') throw new UserError(`invalid write argument:${what}`, { bare: true });
+    const { writeBatchScript } = await import('./write-script.js');
+    return writeBatchScript(rest, options.cluster);
   }
   if (verb !== 'show') {
     throw new UserError(`invalid keyword: ${command}`, { bare: true });
