@@ -44,6 +44,12 @@ scontrol update JobId="$held" TimeLimit=7 Comment="from the script" Dependency="
 scontrol -o show job "$held" | grep -q ' Comment=from the script ' || fail "Comment: $(scontrol -o show job "$held")"
 
 scancel "$id" "$held"
+
+# A step that failed inside a job that succeeded: ExitCode is the script's, DerivedExitCode the step's.
+steps=$(sbatch --parsable --wrap "srun sh -c 'exit 3'; srun true; true")
+for _ in $(seq 600); do [ -z "$(squeue -h -j "$steps" -o %T 2>/dev/null || true)" ] && break; sleep 0.2; done
+[ "$(field "$steps" ExitCode)" = 0:0 ] || fail "ExitCode: $(field "$steps" ExitCode)"
+[ "$(scontrol -d -o show job "$steps" | tr ' ' '\n' | sed -n 's/^DerivedExitCode=//p')" = 3:0 ] || fail "DerivedExitCode: $(scontrol -d show job "$steps" | grep Derived)"
 if out=$(scontrol show job 999999 2>&1); then fail 'scontrol show job 999999 succeeded'; fi
 [ "$out" = 'slurm_load_jobs error: Invalid job id specified' ] || fail "unknown job: $out"
 echo OK
