@@ -1,6 +1,7 @@
 // The controller's answers to tscontrol's administrative requests: live node and partition
-// information, `update NodeName=...`, `update JobId=...`, `suspend`, `resume`, `requeue`
-// and `reconfigure`. Errors are Slurm's errno texts; tscontrol adds scontrol's framing.
+// information, `update NodeName=...`, `update PartitionName=...`, `update JobId=...`,
+// `write batch_script`, `suspend`, `resume`, `requeue` and `reconfigure`. Errors are Slurm's
+// errno texts; tscontrol adds scontrol's framing.
 import { UserError } from '../core/errors.js';
 import { expandHostlist } from '../core/hostlist.js';
 import { INFINITE } from '../core/slurm-constants.js';

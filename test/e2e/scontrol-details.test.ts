@@ -126,6 +126,23 @@ describe('scontrol options and details', () => {
     await ctl.run('tscancel', [id, next]);
   });
 
+  it('CPU numbers survive a killed controller, and the next job still gets free ones', async () => {
+    const { readFileSync } = await import('node:fs');
+    const cpus = async (id: string) => /   Nodes=node2 CPU_IDs=(\S+) /.exec((await scontrol('-o', '-d', 'show', 'job', id)).stdout)?.[1];
+    const a = await sbatch('-w', 'node2', '-n', '2', '--wrap', 'sleep 60');
+    await running(a);
+    const b = await sbatch('-w', 'node2', '-n', '1', '--wrap', 'sleep 60');
+    await running(b);
+    expect([await cpus(a), await cpus(b)]).toEqual(['0-1', '2']);
+    process.kill(Number(readFileSync(path.join(ctl.stateDir, 'tsctld.pid'), 'utf8')), 'SIGKILL');
+    await ctl.until(async () => (await scontrol('ping')).exitCode === 0);
+    expect([await cpus(a), await cpus(b)]).toEqual(['0-1', '2']);
+    const c = await sbatch('-w', 'node2', '-n', '1', '--wrap', 'sleep 60');
+    await running(c);
+    expect(await cpus(c)).toBe('3');
+    await ctl.run('tscancel', [a, b, c]);
+  });
+
   it('show node: Arch, OS, CPULoad, FreeMem and boot times live from the host', async () => {
     const os = await import('node:os');
     const shown = (await scontrol('show', 'node', 'node3')).stdout;
