@@ -1,7 +1,8 @@
 // Which CPUs of each node a job holds, by number (what `scontrol -d show job` prints as
 // CPU_IDs=): when a job starts it takes, on each of its nodes, the lowest-numbered CPUs no
-// other live job there holds, as cons_tres picks the first free cores. The numbers are kept
-// with the job (and journaled with its progress), so a finished job still shows what it had.
+// other live job there holds, as cons_tres picks the first free cores (taken ones again only
+// when the node is shared beyond its CPUs). The numbers are kept with the job (and journaled
+// with its progress), so a finished job still shows what it had.
 // Who holds what is indexed per node, so a start looks only at the jobs on its own nodes.
 import { isFinished } from '../core/job-state.js';
 import type { Controller } from './controller.js';
@@ -26,9 +27,10 @@ export function assignCpuIds(ctl: Controller, job: CtldJob): void {
       else for (const id of other.cpuIds?.[name] ?? []) taken.add(id);
     }
     const want = res.cpus[k] ?? 0;
-    const mine: number[] = [];
-    for (let id = 0; mine.length < want; id++) if (!taken.has(id)) mine.push(id);
-    ids[name] = mine;
+    const total = ctl.table.nodes[ctl.table.indexOf(name)!]?.cpus ?? want;
+    // Free CPUs first; a node shared beyond its CPUs (OverSubscribe) hands out taken ones again.
+    const order = [...Array(Math.max(total, want)).keys()].sort((a, b) => Number(taken.has(a)) - Number(taken.has(b)) || a - b);
+    ids[name] = order.slice(0, want).sort((a, b) => a - b);
     onNode.add(job);
     holders.set(name, onNode);
   });
