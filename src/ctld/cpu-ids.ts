@@ -2,7 +2,7 @@
 // CPU_IDs=): when a job starts it takes, on each of its nodes, the lowest-numbered CPUs no
 // other live job there holds, as cons_tres picks the first free cores (taken ones again only
 // when the node is shared beyond its CPUs). The numbers are kept with the job (and journaled
-// with its progress), so a finished job still shows what it had.
+// with its progress) as range text, so a finished job still shows what it had.
 // Who holds what is indexed per node, so a start looks only at the jobs on its own nodes.
 import { isFinished } from '../core/job-state.js';
 import type { Controller } from './controller.js';
@@ -18,23 +18,36 @@ export function assignCpuIds(ctl: Controller, job: CtldJob): void {
   if (res === null) return;
   const holders = nodeHolders(ctl);
   const names = ctl.table.namesFromBitmap(res.node_bitmap);
-  const ids: Record<string, number[]> = {};
+  const ids: Record<string, string> = {};
   names.forEach((name, k) => {
     const onNode = holders.get(name) ?? new Set<CtldJob>();
     const taken = new Set<number>();
     for (const other of [...onNode]) {
       if (!holds(other)) onNode.delete(other);
-      else for (const id of other.cpuIds?.[name] ?? []) taken.add(id);
+      else for (const id of cpuIdList(other.cpuIds?.[name] ?? '')) taken.add(id);
     }
     const want = res.cpus[k] ?? 0;
-    const total = ctl.table.nodes[ctl.table.indexOf(name)!]?.cpus ?? want;
-    // Free CPUs first; a node shared beyond its CPUs (OverSubscribe) hands out taken ones again.
-    const order = [...Array(Math.max(total, want)).keys()].sort((a, b) => Number(taken.has(a)) - Number(taken.has(b)) || a - b);
-    ids[name] = order.slice(0, want).sort((a, b) => a - b);
+    const total = Math.max(ctl.table.nodes[ctl.table.indexOf(name)!]?.cpus ?? want, want);
+    const mine: number[] = [];
+    for (let id = 0; id < total && mine.length < want; id++) if (!taken.has(id)) mine.push(id);
+    // A node shared beyond its CPUs (OverSubscribe) hands out taken ones again, lowest first.
+    for (let id = 0; id < total && mine.length < want; id++) if (taken.has(id)) mine.push(id);
+    ids[name] = cpuIdText(mine);
     onNode.add(job);
     holders.set(name, onNode);
   });
   job.cpuIds = ids;
+}
+
+/** The numbers of a `0-1,4` list. */
+export function cpuIdList(text: string): number[] {
+  const out: number[] = [];
+  for (const part of text.split(',')) {
+    if (part === '') continue;
+    const [low, high = low] = part.split('-').map(Number);
+    for (let id = low!; id <= high!; id++) out.push(id);
+  }
+  return out;
 }
 
 /** `0-1,4`: Slurm's bit_fmt of a set of CPU numbers. */

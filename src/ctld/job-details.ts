@@ -14,7 +14,7 @@ export function jobDetails(ctl: Controller, job: CtldJob): JobDetails {
   const names = ctl.table.namesFromBitmap(res.node_bitmap);
   const nodes = names.map((name, k) => ({
     name,
-    cpuIds: cpuIdText(job.cpuIds?.[name] ?? []),
+    cpuIds: job.cpuIds?.[name] ?? '',
     memory: res.memory_allocated[k] ?? 0,
     gres: (res.gres_allocated[k] ?? []).map(nodeGresText).join(','),
   }));

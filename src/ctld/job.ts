@@ -54,7 +54,7 @@ export interface CtldJob {
   /** Seconds spent suspended so far: they do not count against the time limit. */
   suspendedSeconds?: number;
   /** The CPU numbers it holds on each of its nodes, by node name (cpu-ids.ts); set at start. */
-  cpuIds?: Record<string, number[]>;
+  cpuIds?: Record<string, string>;
   /** The highest wait status of its steps (Slurm's derived_ec, scontrol's DerivedExitCode). */
   derivedExitStatus?: number;
 }

@@ -32,7 +32,7 @@ export interface JobProgress {
   suspendedSeconds?: number;
   resources: { cpus: number[]; memory: number[]; gres: gres_spec_t[][]; wholeNode: boolean } | null;
   /** CPU numbers held per node (cpu-ids.ts) and the steps' highest wait status; absent before they existed. */
-  cpuIds?: Record<string, number[]> | null;
+  cpuIds?: Record<string, string> | null;
   derivedExit?: number;
 }
 

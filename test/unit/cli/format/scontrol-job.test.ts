@@ -2,7 +2,7 @@
 // of nodes given the same), built from a job view in memory.
 import { describe, expect, it } from 'vitest';
 import { jobRecordLines } from '../../../../src/cli/format/scontrol-job.js';
-import { cpuIdText } from '../../../../src/ctld/cpu-ids.js';
+import { cpuIdList, cpuIdText } from '../../../../src/ctld/cpu-ids.js';
 import type { JobDetails, JobView } from '../../../../src/protocol/job-view.js';
 
 const START = 1795315771;
@@ -52,11 +52,17 @@ describe('scontrol -d show job', () => {
   });
 });
 
-describe('cpuIdText', () => {
+describe('cpuIdText and cpuIdList', () => {
   it("prints CPU numbers as Slurm's bit_fmt does", () => {
     expect(cpuIdText([0])).toBe('0');
     expect(cpuIdText([3, 0, 1, 2])).toBe('0-3');
     expect(cpuIdText([0, 1, 4, 6, 7])).toBe('0-1,4,6-7');
     expect(cpuIdText([])).toBe('');
+  });
+
+  it('reads such a list back', () => {
+    expect(cpuIdList('0-1,4,6-7')).toEqual([0, 1, 4, 6, 7]);
+    expect(cpuIdList('3')).toEqual([3]);
+    expect(cpuIdList('')).toEqual([]);
   });
 });
