@@ -1,8 +1,8 @@
 // tscontrol (scontrol): view and change the cluster: `show job|node|partition|step|config|
 // topology|daemons` (nodes live from the controller when one runs), `update`, the job verbs,
-// `wait_job`, `listpids`, `reconfigure`, `ping` (which starts the controller, as a submission
-// does), `version`, `show plugins` and the hostlist helpers. Global options go before or after
-// the command, as scontrol's getopt takes them.
+// `wait_job`, `listpids`, `write batch_script|config`, `reconfigure`, `ping` (which starts the
+// controller, as a submission does), `version`, `show plugins` and the hostlist helpers.
+// Global options go before or after the command, as scontrol's getopt takes them.
 import { createProgram, addCommonOptions, versionLine } from '../../cli/program.js';
 import { countVerbose } from '../../cli/debug.js';
 import { UserError } from '../../core/errors.js';
@@ -21,6 +21,7 @@ const examples = [
   'tscontrol show job 42',
   'tscontrol wait_job 42; tscontrol listpids 42',
   'tscontrol write batch_script 42 -',
+  'tscontrol write config -',
   'tscontrol hold 42; tscontrol release 42',
   'tscontrol update NodeName=node2 State=DRAIN Reason="disk swap"',
   'tscontrol update NodeName=node2 State=RESUME',
@@ -60,7 +61,7 @@ export async function run(argv: string[], bin: string): Promise<number> {
     .option('-F, --future', 'include nodes in the FUTURE state')
     .argument(
       '<command>',
-      'show | update | create | delete | hold | uhold | release | requeue | suspend | resume | wait_job | listpids | write batch_script | reconfigure | ping | version',
+      'show | update | create | delete | hold | uhold | release | requeue | suspend | resume | wait_job | listpids | write batch_script|config | reconfigure | ping | version',
     )
     .argument(
       '[words...]',
@@ -117,7 +118,6 @@ async function dispatch(bin: string, command: string, words: string[], options: 
     if (!/^res/i.test(what)) throw new UserError(`invalid keyword: ${what}`);
     return resv.createReservation(rest, options.cluster, bin);
   }
-  if (verb === 'write') return (await import('./write-config.js')).writeConfig(words, options.cluster);
   if (verb === 'ping') {
     const { ping } = await import('./ping.js');
     return ping(options.cluster);
@@ -135,8 +135,10 @@ async function dispatch(bin: string, command: string, words: string[], options: 
     return listPids(words, options.cluster);
   }
   if (verb === 'write') {
+    // scontrol prints these two bare (observed on 22.05).
     const [what, ...rest] = words;
     if (what === undefined) throw new UserError('too few arguments for keyword:write', { bare: true });
+    if (/^conf/i.test(what)) return (await import('./write-config.js')).writeConfig(words, options.cluster);
     if (what.toLowerCase() !== 'batch_script') throw new UserError(`invalid write argument:${what}`, { bare: true });
     const { writeBatchScript } = await import('./write-script.js');
     return writeBatchScript(rest, options.cluster);
