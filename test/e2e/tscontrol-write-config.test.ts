@@ -49,8 +49,9 @@ describe('tscontrol write config', () => {
   });
 
   it('refuses what scontrol refuses', async () => {
-    expect(await runBin('tscontrol', ['write', 'nodes'])).toMatchObject({ exitCode: 1, stderr: 'tscontrol: error: invalid write argument:nodes\n' });
-    expect(await runBin('tscontrol', ['write'])).toMatchObject({ exitCode: 1, stderr: 'tscontrol: error: too few arguments for keyword:write\n' });
-    expect(await runBin('tscontrol', ['write', 'config', 'a', 'b'])).toMatchObject({ exitCode: 1, stderr: 'tscontrol: error: too many arguments for keyword:write\n' });
+    // scontrol 22.05 prints these three bare (observed, /work/ref/scontrol.txt).
+    expect(await runBin('tscontrol', ['write', 'nodes'])).toMatchObject({ exitCode: 1, stderr: 'invalid write argument:nodes\n' });
+    expect(await runBin('tscontrol', ['write'])).toMatchObject({ exitCode: 1, stderr: 'too few arguments for keyword:write\n' });
+    expect(await runBin('tscontrol', ['write', 'config', 'a', 'b'])).toMatchObject({ exitCode: 1, stderr: 'too many arguments for keyword:write\n' });
   });
 });

@@ -135,10 +135,13 @@ async function dispatch(bin: string, command: string, words: string[], options: 
     return listPids(words, options.cluster);
   }
   if (verb === 'write') {
-    // scontrol prints these two bare (observed on 22.05).
+    // scontrol prints these bare (observed on 22.05).
     const [what, ...rest] = words;
     if (what === undefined) throw new UserError('too few arguments for keyword:write', { bare: true });
-    if (/^conf/i.test(what)) return (await import('./write-config.js')).writeConfig(words, options.cluster);
+    if (/^conf/i.test(what)) {
+      if (words.length > 2) throw new UserError('too many arguments for keyword:write', { bare: true });
+      return (await import('./write-config.js')).writeConfig(words, options.cluster);
+    }
     if (what.toLowerCase() !== 'batch_script') throw new UserError(`invalid write argument:${what}`, { bare: true });
     const { writeBatchScript } = await import('./write-script.js');
     return writeBatchScript(rest, options.cluster);
