@@ -257,3 +257,22 @@ describe('scontrol show job with no controller', () => {
     });
   });
 });
+
+describe('scontrol ping and show daemons with a TCP controller (control.address)', () => {
+  it('UP while tsctld answers; DOWN with the banner once it is gone, and none is started in its place', async () => {
+    const { startDaemonCluster } = await import('../helpers/daemon-cluster.js');
+    const cluster = await startDaemonCluster({ nodes: 1 });
+    try {
+      expect(await cluster.run('tscontrol', ['ping'])).toEqual({ exitCode: 0, stdout: 'Slurmctld(primary) at 127.0.0.1 is UP\n', stderr: '' });
+      // The controller and the node daemon both live on this host.
+      expect((await cluster.run('tscontrol', ['show', 'daemons'])).stdout).toBe('tsctld tsstepd\n');
+    } finally {
+      await cluster.stop();
+    }
+    expect(await cluster.run('tscontrol', ['ping'])).toEqual({
+      exitCode: 1,
+      stdout: 'Slurmctld(primary) at 127.0.0.1 is DOWN\n*****************************************\n** RESTORE SLURMCTLD DAEMON TO SERVICE **\n*****************************************\n',
+      stderr: '',
+    });
+  }, 60_000);
+});
