@@ -5,6 +5,7 @@
 // partition starts none (Reason=PartitionDown/PartitionInactive), a lower MaxTime holds longer
 // jobs (PartitionTimeLimit), new Nodes are where its jobs may run. Errors are slurmctld's.
 import { UserError } from '../core/errors.js';
+import { diskError } from '../core/disk-full.js';
 import { expandHostlist } from '../core/hostlist.js';
 import type { PartitionState } from '../config/types.js';
 import type { Controller } from './controller.js';
@@ -32,7 +33,14 @@ export function updatePartition(ctl: Controller, body: PartitionUpdate & { userI
   if (body.maxTime !== undefined) change.maxTime = body.maxTime;
   if (body.nodes !== undefined) change.nodes = knownNodes(ctl, body.nodes);
   const all = new Map(changes(ctl)).set(body.name, change);
-  if (!ctl.options.volatileState) writePartState(partStateFile(ctl.store.dir), [...all.values()]);
+  if (!ctl.options.volatileState) {
+    try {
+      writePartState(partStateFile(ctl.store.dir), [...all.values()]);
+    } catch (error) {
+      // A full disk is the user's answer (No space left on device), not an internal error.
+      throw diskError(error);
+    }
+  }
   changesOf.set(ctl, all);
   apply(ctl, change);
 }

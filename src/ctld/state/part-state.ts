@@ -2,7 +2,7 @@
 // MaxTime, Nodes), so that a restarted controller keeps it over the cluster file, as
 // slurmctld keeps part_state. Written like resv_state (`.new`, fsync, `.old`, rename) before
 // the change is acknowledged; the first line names the format, the last counts the records.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { TSLURM_PROTOCOL_VERSION, isSupportedProtocolVersion } from '../../core/protocol-version.js';
 import type { ClusterConfig, PartitionConfig, PartitionState } from '../../config/types.js';
@@ -32,11 +32,16 @@ export function writePartState(file: string, partitions: readonly StoredPartitio
   const fresh = `${file}.new`;
   const fd = openSync(fresh, 'w', 0o600);
   try {
-    writeSync(fd, `${lines.join('\n')}\n`);
+    const bytes = Buffer.from(`${lines.join('\n')}\n`);
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
     fsyncSync(fd);
-  } finally {
+  } catch (error) {
+    // A full disk: the current file stays as it is, and no half-written one is left.
     closeSync(fd);
+    rmSync(fresh, { force: true });
+    throw error;
   }
+  closeSync(fd);
   if (existsSync(file)) renameSync(file, `${file}.old`);
   renameSync(fresh, file);
 }
