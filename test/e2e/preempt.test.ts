@@ -98,7 +98,8 @@ describe('preemption (preempt/partition_prio)', () => {
     const { ctl, sbatch, state } = setup('suspend');
     const low = await sbatch(['-N2', '--exclusive', '--wrap', 'sleep 60']);
     await ctl.until(async () => (await state(low)) === 'RUNNING');
-    const high = await sbatch(['-p', 'high', '-N1', '--wrap', 'sleep 4']);
+    // Long enough to outlast the restart below on a loaded machine.
+    const high = await sbatch(['-p', 'high', '-N1', '--wrap', 'sleep 12']);
     await ctl.until(async () => (await state(high)) === 'RUNNING');
     await ctl.stop();
     // The next submission starts a new controller, which recovers both.

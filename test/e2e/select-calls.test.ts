@@ -52,7 +52,8 @@ describe('select plugin calls from the controller (select/recorder)', () => {
   });
 
   it('a job that cannot run now: RUN_NOW fails → TEST_ONLY succeeds → pending; it starts once the nodes are free', async () => {
-    const big = Number((await sbatch(['--parsable', '-N2', '--wrap', 'sleep 2'])).stdout.trim());
+    // Long enough that the next submission, slow on a loaded machine, still finds the nodes taken.
+    const big = Number((await sbatch(['--parsable', '-N2', '--wrap', 'sleep 8'])).stdout.trim());
     await ctl.until(async () => (await state(big)) === 'RUNNING');
     const small = Number((await sbatch(['--parsable', '--wrap', 'true'])).stdout.trim());
     expect(await state(small)).toBe('PENDING');
