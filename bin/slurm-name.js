@@ -3,7 +3,7 @@
 // tsbatch as `sbatch`, so it prints `sbatch: error: ...` and Slurm's --version line.
 import { runCli } from '../dist/cli/run-cli.js';
 
-const names = { srun: 'tsrun', sbatch: 'tsbatch', squeue: 'tsqueue', sinfo: 'tsinfo', scontrol: 'tscontrol', scancel: 'tscancel', sbcast: 'tsbcast' };
+const names = { srun: 'tsrun', sbatch: 'tsbatch', squeue: 'tsqueue', sinfo: 'tsinfo', scontrol: 'tscontrol', scancel: 'tscancel', sbcast: 'tsbcast', salloc: 'tsalloc' };
 const [name = '', ...argv] = process.argv.slice(2);
 const command = names[name];
 if (command === undefined) {

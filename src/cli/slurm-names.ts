@@ -15,6 +15,7 @@ export const SLURM_NAMES: Readonly<Record<string, string>> = {
   scontrol: 'tscontrol',
   scancel: 'tscancel',
   sbcast: 'tsbcast',
+  salloc: 'tsalloc',
 };
 
 export function isSlurmName(bin: string): boolean {

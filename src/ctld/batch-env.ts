@@ -44,7 +44,7 @@ export function batchEnv(job: CtldJob, facts: BatchEnvFacts): string[] {
   set('SLURM_NNODES', facts.nodeNames.length);
   set('SLURM_JOB_CPUS_PER_NODE', compressCounts(facts.cpusPerNode));
   set('SLURM_CPUS_ON_NODE', facts.cpusPerNode[0] ?? 1);
-  set('SLURM_TASKS_PER_NODE', compressCounts(tasksPerNode(job, facts.cpusPerNode)));
+  set('SLURM_TASKS_PER_NODE', compressCounts(tasksPerNode(job.desc, facts.cpusPerNode)));
   set('SLURM_JOB_UID', record.user_id);
   set('SLURM_JOB_GID', record.group_id);
   set('SLURM_JOB_USER', facts.userName);
@@ -85,9 +85,18 @@ export function batchEnv(job: CtldJob, facts: BatchEnvFacts): string[] {
   return env;
 }
 
-/** SLURM_TASKS_PER_NODE of the job: -n spread over its nodes, else one task per CPU... per node. */
-function tasksPerNode(job: CtldJob, cpusPerNode: readonly number[]): number[] {
-  const d = job.desc;
+/** What SLURM_TASKS_PER_NODE depends on: the job's -n, --ntasks-per-node and -c. */
+export interface TaskCountRequest {
+  ntasks: number | undefined;
+  ntasksPerNode: number | undefined;
+  cpusPerTask: number | undefined;
+}
+
+/**
+ * SLURM_TASKS_PER_NODE of a job (batch script and salloc alike): -n spread over its nodes,
+ * else one task per CPU... per node.
+ */
+export function tasksPerNode(d: TaskCountRequest, cpusPerNode: readonly number[]): number[] {
   if (d.ntasksPerNode !== undefined) return cpusPerNode.map(() => d.ntasksPerNode!);
   if (d.ntasks === undefined) {
     // Without -n Slurm counts one task per CPU... of the node, divided by -c.

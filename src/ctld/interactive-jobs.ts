@@ -6,6 +6,8 @@
 // as CANCELLED with ExitCode=0:0 (observed on Slurm 22.05 for a SIGKILLed srun). tscancel,
 // scancel -s and the time limit reach tsrun as answers to its `watch` request, or as a signal
 // to its pid while it is not connected (after a controller restart, until it attaches again).
+// tsalloc (salloc) holds its job the same way; salloc --no-shell's job is detached: nobody
+// holds it, and it ends only when cancelled or timed out.
 import { readFileSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
 import { INFINITE } from '../core/slurm-constants.js';
@@ -167,6 +169,7 @@ export class InteractiveJobs {
       if (!this.owns(job) || (isFinished(job.record.job_state) && (job.record.job_state & JOB_COMPLETING) === 0)) continue;
       const pid = job.desc.interactive!.pid;
       this.holders.set(job.record.job_id, { pid, connection: undefined, orders: [], deliver: undefined, started: [] });
+      if (isDetached(job)) continue;
       if (isTsrun(pid)) this.ctl.log.info(`job ${job.record.job_id}: tsrun still running (pid ${pid}), recovered`);
       else await this.lost(job);
     }
@@ -176,7 +179,7 @@ export class InteractiveJobs {
   async tick(): Promise<void> {
     for (const [jobId, holder] of [...this.holders]) {
       const job = this.ctl.jobs.get(jobId);
-      if (job && holder.connection === undefined && !isTsrun(holder.pid)) await this.lost(job);
+      if (job && holder.connection === undefined && !isDetached(job) && !isTsrun(holder.pid)) await this.lost(job);
     }
   }
 
@@ -189,6 +192,9 @@ export class InteractiveJobs {
       if (this.holders.get(id) !== holder || holder.connection !== connection) return;
       holder.connection = undefined;
       holder.deliver = undefined;
+      // A detached allocation outlives its tsalloc once granted (and one cancelled meanwhile ends).
+      const granted = (job.record.job_state & JOB_STATE_BASE) !== JOB_PENDING;
+      if (isDetached(job) && granted && job.killCause === undefined) return;
       void this.lost(job).catch((error: Error) => this.ctl.log.error(`job ${id}: ${error.message}`));
     });
   }
@@ -196,6 +202,11 @@ export class InteractiveJobs {
   private order(job: CtldJob, order: JobOrder): void {
     const holder = this.holders.get(job.record.job_id);
     if (!holder) return;
+    if (holder.connection === undefined && isDetached(job)) {
+      // Nobody to tell: a detached allocation ends at once; a signal has no step to reach.
+      if (order.cause !== undefined) void this.finish(job, 0).catch((error: Error) => this.ctl.log.error(`job ${job.record.job_id}: ${error.message}`));
+      return;
+    }
     if (holder.connection === undefined) {
       // Not connected (a restart): SIGTERM ends the step as it ends srun's, else the signal.
       signalPid(holder.pid, order.cause !== undefined ? 'SIGTERM' : order.signal!);
@@ -275,7 +286,11 @@ function signalPid(pid: number, signal: NodeJS.Signals | number): void {
   }
 }
 
-/** Whether `pid` is alive and still a tsrun (not a recycled pid). */
+function isDetached(job: CtldJob): boolean {
+  return job.desc.interactive?.detached === true;
+}
+
+/** Whether `pid` is alive and still a tsrun or tsalloc, under either name (not a recycled pid). */
 function isTsrun(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -284,7 +299,7 @@ function isTsrun(pid: number): boolean {
   }
   try {
     // A zombie has an empty command line: it has ended.
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('tsrun');
+    return /tsrun|tsalloc|slurm-name/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
   } catch {
     return true;
   }

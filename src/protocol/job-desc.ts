@@ -93,9 +93,11 @@ export interface JobDescriptor {
   reservation?: string;
   /**
    * tsrun's job (Slurm's BatchFlag=0): no script runs; the tsrun process with this pid holds
-   * the allocation and runs the steps itself. Undefined for a batch job.
+   * the allocation and runs the steps itself. Undefined for a batch job. `detached`: salloc
+   * --no-shell's allocation, which outlives the command that asked for it (it ends when
+   * cancelled or timed out).
    */
-  interactive?: { pid: number };
+  interactive?: { pid: number; detached?: boolean };
   /** Who submitted it: the controller trusts these only from an authenticated peer. */
   userId: number;
   groupId: number;

@@ -127,7 +127,7 @@ function signalName(signal: number): NodeJS.Signals {
  * next one once tsrun has attached to its job there (the controller restarts on its own
  * state directory and recovers the job while this tsrun runs).
  */
-class Link {
+export class Link {
   jobId: number | undefined;
   private stoppedAt = 0;
   private closed = false;

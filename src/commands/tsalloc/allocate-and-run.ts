@@ -1,0 +1,179 @@
+// salloc's life: ask the controller for an allocation (starting a tsctld on demand, as tsbatch
+// does), print salloc's lines while it is queued and once granted, run the command (or $SHELL)
+// with the allocation's environment while holding the job over the connection, carry out what
+// the controller orders meanwhile (scancel and the time limit revoke the allocation; the command
+// runs on unless --kill-command), and relinquish the allocation when the command ends. Messages,
+// order and exit statuses as salloc 22.05 prints them (observed: /work/ref/salloc.txt).
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import path from 'node:path';
+import { UserError } from '../../core/errors.js';
+import type { Logger } from '../../core/log.js';
+import type { ClusterConfig } from '../../config/types.js';
+import { resolveStateDir } from '../../config/state-dir.js';
+import { connectController } from '../../client/ctld-client.js';
+import { remoteController } from '../../client/controller-target.js';
+import type { AllocateAnswer, Grant, JobOrder } from '../../ctld/interactive-jobs.js';
+import { Link } from '../tsrun/ctld-allocation.js';
+import { allocateRefusal, jobDescFor } from '../tsrun/ctld-request.js';
+import type { StepRequest } from '../tsrun/request.js';
+import { sallocEnv } from './salloc-env.js';
+
+export interface SallocRequest {
+  req: StepRequest;
+  /** The command and its arguments; empty: $SHELL. */
+  command: string[];
+  noShell: boolean;
+  hold: boolean;
+  /** -I: seconds to wait for the grant (0: it must be granted at once); undefined: wait for ever. */
+  immediate: number | undefined;
+  /** --kill-command: the signal the command gets when the allocation is revoked. */
+  killSignal: NodeJS.Signals | undefined;
+}
+
+export async function allocateAndRun(s: SallocRequest, config: ClusterConfig, log: Logger): Promise<number> {
+  const stateDir = resolveStateDir(config);
+  const clusterFile = config.source.startsWith('/') ? config.source : undefined;
+  const client = await connectController({ config, stateDir, clusterFile, autostart: true });
+  const remote = await remoteController(config);
+  const link = new Link(remote ?? path.join(stateDir, 'tsctld.sock'), client);
+  let grant: Grant;
+  try {
+    grant = await allocation(s, config, link, log);
+  } catch (error) {
+    link.close();
+    if (!(error instanceof Revoked)) throw error;
+    log.info(`Job allocation ${error.jobId} has been revoked.`);
+    return 1;
+  }
+  log.info(`Granted job allocation ${grant.jobId}`);
+  if (s.noShell) {
+    // The controller keeps a detached allocation when its holder goes.
+    link.close();
+    return 0;
+  }
+  return runHolding(s, grant, link, log, {
+    clusterName: config.clusterName,
+    confFile: config.source,
+    clusterFile,
+    stateDir,
+  });
+}
+
+async function allocation(s: SallocRequest, config: ClusterConfig, link: Link, log: Logger): Promise<Grant> {
+  const desc = jobDescFor(s.req);
+  desc.name = s.req.jobName ?? (s.noShell ? 'no-shell' : 'interactive');
+  desc.command = s.command[0] ?? shellOf();
+  desc.argv = s.command.slice(1);
+  desc.hold = s.hold;
+  desc.interactive = { pid: process.pid, ...(s.noShell && { detached: true }) };
+  let answer: AllocateAnswer;
+  try {
+    answer = await link.call<AllocateAnswer>('allocate', { desc });
+  } catch (error) {
+    throw allocateRefusal(error, s.req, config, log);
+  }
+  const jobId = answer.jobId;
+  link.jobId = jobId;
+  if (!answer.pending) return answer.grant!;
+  const revoked = (why: string): Revoked => {
+    log.error(`Unable to allocate resources: ${why}`);
+    // The connection closing ends the queued job on the controller's side.
+    return new Revoked(jobId);
+  };
+  // -I alone: granted now or not at all; a held job can never be (observed on Slurm 22.05).
+  if (s.immediate === 0) throw revoked(s.hold ? 'Job dependency problem' : 'Requested nodes are busy');
+  if (s.hold) log.info('Job is in held state, pending scheduler release');
+  log.info(`Pending job allocation ${jobId}`);
+  log.info(`job ${jobId} queued and waiting for resources`);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    if (s.immediate !== undefined) timer = setTimeout(() => resolve('timeout'), s.immediate * 1000);
+  });
+  try {
+    const granted = await Promise.race([link.call<Grant>('allocation', { jobId }), timedOut]);
+    if (granted === 'timeout') throw revoked('Connection timed out');
+    log.info(`job ${jobId} has been allocated resources`);
+    return granted;
+  } catch (error) {
+    if (error instanceof UserError && error.code === 'ESLURM_ALREADY_DONE') {
+      // Cancelled while queued.
+      throw new Revoked(jobId);
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The allocation ended before it was granted (-I, scancel): salloc says so and exits 1. */
+class Revoked extends Error {
+  constructor(readonly jobId: number) {
+    super(`job ${jobId} revoked`);
+  }
+}
+
+async function runHolding(
+  s: SallocRequest,
+  grant: Grant,
+  link: Link,
+  log: Logger,
+  facts: { clusterName: string; confFile: string; clusterFile: string | undefined; stateDir: string },
+): Promise<number> {
+  const argv = s.command.length > 0 ? s.command : [shellOf()];
+  const env = sallocEnv(process.env, { grant, req: s.req, ...facts });
+  let revoked = false;
+  // salloc leaves terminal signals to the command, which shares its terminal (and process group).
+  const ignore = (): void => {};
+  for (const sig of ['SIGINT', 'SIGQUIT', 'SIGTSTP'] as const) process.on(sig, ignore);
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: 'inherit', env, cwd: s.req.chdir ?? process.cwd() });
+  const ended = new Promise<{ status: number; waitStatus: number }>((resolve) => {
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      log.error(`_fork_command: Unable to find command "${argv[0]}"`);
+      resolve({ status: 1, waitStatus: (error.code === 'EACCES' ? 126 : 127) << 8 });
+    });
+    child.once('exit', (code, signal) => resolve(exitOf(code, signal)));
+  });
+  // The controller's orders: scancel and the time limit revoke the allocation.
+  void (async () => {
+    for (;;) {
+      const order = await link.call<JobOrder>('watch', { jobId: grant.jobId }).catch(() => undefined);
+      if (order === undefined || (order.cause === undefined && order.signal === undefined)) return;
+      if (order.cause === undefined) continue; // scancel -s: salloc itself runs no tasks to signal
+      revoked = true;
+      log.info(
+        order.cause === 'TIMEOUT'
+          ? `Job ${grant.jobId} has exceeded its time limit and its allocation has been revoked.`
+          : `Job allocation ${grant.jobId} has been revoked.`,
+      );
+      if (s.killSignal !== undefined && child.pid !== undefined) child.kill(s.killSignal);
+      // The job ends now, whatever the command does next.
+      link.stop();
+      await link.call('complete', { jobId: grant.jobId, status: 0 }, 1).catch(() => {});
+      return;
+    }
+  })();
+  const { status, waitStatus } = await ended;
+  for (const sig of ['SIGINT', 'SIGQUIT', 'SIGTSTP'] as const) process.off(sig, ignore);
+  if (!revoked) {
+    log.info(`Relinquishing job allocation ${grant.jobId}`);
+    link.stop();
+    await link.call('complete', { jobId: grant.jobId, status: waitStatus }, 1).catch(() => {});
+  }
+  link.close();
+  return status;
+}
+
+/**
+ * salloc's exit status: the command's exit code; killed by SIGHUP, SIGINT, SIGQUIT or SIGKILL
+ * (most likely the user's doing) 0, by any other signal 1 (observed on Slurm 22.05).
+ */
+function exitOf(code: number | null, signal: NodeJS.Signals | null): { status: number; waitStatus: number } {
+  if (signal === null) return { status: code ?? 0, waitStatus: (code ?? 0) << 8 };
+  const quiet = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGKILL'].includes(signal);
+  return { status: quiet ? 0 : 1, waitStatus: constants.signals[signal] ?? 0 };
+}
+
+function shellOf(): string {
+  return process.env.SHELL || '/bin/sh';
+}
