@@ -1,4 +1,5 @@
-// Builds the native helpers into dist/native/ when their toolchain is present. Today: the PMIx
+// Builds the native helpers into dist/native/ when their toolchain is present: the task exec
+// helper (native/task-exec, see stepd/task-pid.ts) and the PMIx
 // server helper of mpi/pmix (native/pmix-server), which needs libpmix-dev (found through
 // pkg-config) and a C compiler. Anything missing is not a build failure: the helper is simply
 // not built, and `tsrun --mpi=pmix` says so.
@@ -14,10 +15,33 @@ function run(cmd, args) {
   }
 }
 
-/** Compiles tspmix_server into `<root>/dist/native/`; returns a line saying what happened. */
+/**
+ * Compiles tstask_exec and tspmix_server into `<root>/dist/native/`; returns a line saying what
+ * happened when something was not built.
+ */
 export function buildNative(root) {
   const cc = process.env.CC || ['cc', 'gcc', 'clang'].find((c) => run(c, ['--version']) !== undefined);
-  if (!cc) return 'native: no C compiler found, mpi/pmix helper not built';
+  if (!cc) return 'native: no C compiler found, task exec and mpi/pmix helpers not built';
+  const taskNote = buildTaskExec(cc, root);
+  const pmixNote = buildPmixServer(cc, root);
+  return [taskNote, pmixNote].filter(Boolean).join('\n') || undefined;
+}
+
+// The helper that puts a task's own pid into SLURM_TASK_PID at slurmstepd's position (plain C,
+// no library): without it tasks start directly and lack SLURM_TASK_PID.
+function buildTaskExec(cc, root) {
+  const out = path.join(root, 'dist', 'native');
+  mkdirSync(out, { recursive: true });
+  const source = path.join(root, 'native', 'task-exec', 'tstask_exec.c');
+  try {
+    execFileSync(cc, ['-O2', '-Wall', '-o', path.join(out, 'tstask_exec'), source], { stdio: ['ignore', 'inherit', 'inherit'] });
+  } catch {
+    return `native: ${cc} failed on ${path.relative(root, source)}, task exec helper not built (tasks lack SLURM_TASK_PID)`;
+  }
+  return undefined;
+}
+
+function buildPmixServer(cc, root) {
   const flags = run('pkg-config', ['--cflags', '--libs', 'pmix']);
   if (flags === undefined) return 'native: pmix not found by pkg-config (apt-get install libpmix-dev pkg-config), mpi/pmix helper not built';
   const out = path.join(root, 'dist', 'native');

@@ -1,10 +1,12 @@
 // The environment of a batch script, as slurmd/slurmstepd set it for the batch step
 // (observed on Slurm 22.05: sbatch --wrap='env | sort'): the job's submitted environment,
-// then the SLURM_* variables of the job and of the one "task" the script is. Variables Slurm
+// then the SLURM_* variables of the job and of the one "task" the script is (the same set as
+// 22.05's `sbatch --wrap env`; their order is the script shell's, which re-exports its
+// environment in its own hash order, on Slurm as here). Variables Slurm
 // sets only when an option was given (SLURM_NTASKS, SLURM_CPUS_PER_TASK, SLURM_MEM_PER_NODE)
 // are set only then here too. TSLURM_CONF and TSLURM_STATE_DIR point tsrun inside the script
 // at the same cluster and controller (Slurm's SLURM_CONF does the same). SLURM_TASK_PID is
-// set by the batch step daemon, which alone knows the script's pid.
+// filled in by the batch step daemon, which alone knows the script's pid.
 import { envArrayOverwrite } from '../core/env-array.js';
 import { compressCounts } from '../core/tasks-per-node.js';
 import type { CtldJob } from './job.js';
@@ -12,6 +14,9 @@ import type { CtldJob } from './job.js';
 export interface BatchEnvFacts {
   clusterName: string;
   clusterFile: string | undefined;
+  /** SLURM_CONF (undefined: the built-in cluster, no file) and SLURM_WORKING_CLUSTER. */
+  confFile: string | undefined;
+  workingCluster: string;
   stateDir: string;
   /** The allocated nodes in node order, and the CPUs the job holds on each. */
   nodeNames: string[];
@@ -29,10 +34,14 @@ export function batchEnv(job: CtldJob, facts: BatchEnvFacts): string[] {
     envArrayOverwrite(env, name, String(value));
   };
   const first = facts.nodeNames[0]!;
+  // The script's shell re-exports the environment in its own hash order, keeping variables of
+  // one bucket in the order they arrive: SLURM_CONF before TMPDIR, SLURM_PRIO_PROCESS before
+  // SLURM_WORKING_CLUSTER and SLURM_SUBMIT_DIR, SLURM_NODE_ALIASES, SLURM_NODEID in that order
+  // make `env` in the script list them as on Slurm (observed: `sbatch --wrap env`).
+  if (facts.confFile !== undefined) set('SLURM_CONF', facts.confFile);
   set('ENVIRONMENT', 'BATCH');
   set('HOSTNAME', first);
   if (!env.some((entry) => entry.startsWith('TMPDIR='))) set('TMPDIR', '/tmp');
-  set('SLURM_NODE_ALIASES', '(null)');
   set('SLURM_CLUSTER_NAME', facts.clusterName);
   set('SLURM_JOB_ID', record.job_id);
   set('SLURM_JOBID', record.job_id);
@@ -48,16 +57,20 @@ export function batchEnv(job: CtldJob, facts: BatchEnvFacts): string[] {
   set('SLURM_JOB_UID', record.user_id);
   set('SLURM_JOB_GID', record.group_id);
   set('SLURM_JOB_USER', facts.userName);
+  set('SLURM_PRIO_PROCESS', 0);
+  set('SLURM_WORKING_CLUSTER', facts.workingCluster);
+  set('SLURM_SUBMIT_DIR', desc.submitDir);
+  set('SLURM_SUBMIT_HOST', desc.submitHost);
+  set('SLURM_NODE_ALIASES', '(null)');
   set('SLURM_NODEID', 0);
   set('SLURM_PROCID', 0);
   set('SLURM_LOCALID', 0);
   set('SLURM_GTIDS', 0);
-  set('SLURM_PRIO_PROCESS', 0);
+  // The batch step's task exec helper writes the script's pid here.
+  set('SLURM_TASK_PID', 0);
   set('SLURMD_NODENAME', first);
   set('SLURM_TOPOLOGY_ADDR', first);
   set('SLURM_TOPOLOGY_ADDR_PATTERN', 'node');
-  set('SLURM_SUBMIT_DIR', desc.submitDir);
-  set('SLURM_SUBMIT_HOST', desc.submitHost);
   if (desc.ntasks !== undefined) {
     set('SLURM_NTASKS', desc.ntasks);
     set('SLURM_NPROCS', desc.ntasks);

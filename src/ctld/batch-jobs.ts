@@ -28,6 +28,7 @@ import {
 import { jobDirFiles, type BatchResult, type BatchSpec, type KillRequest } from '../stepd/batch-spec.js';
 import { isBatchStepd, killBatchStepd, readBatchResult, signalBatchStepd, spawnBatchStepd } from '../stepd/batch-spawn.js';
 import { batchEnv } from './batch-env.js';
+import { workingCluster } from '../config/working-cluster.js';
 import type { Controller } from './controller.js';
 import type { CtldJob, KillCause } from './job.js';
 import type { Launcher } from './schedule.js';
@@ -109,6 +110,8 @@ export class BatchJobs implements Launcher {
     const env = batchEnv(job, {
       clusterName: config.clusterName,
       clusterFile: config.source.startsWith('/') ? config.source : undefined,
+      confFile: config.source.startsWith('/') ? config.source : undefined,
+      workingCluster: workingCluster(config),
       stateDir,
       nodeNames: names,
       nodelist: compressHostlist(names),

@@ -14,6 +14,7 @@ import { SLURM_BATCH_SCRIPT } from '../plugin-api/records.js';
 import { envArrayToObject } from '../core/env-array.js';
 import { oomEventsMessage, SIG_OOM } from '../core/oom.js';
 import { StepContainer, type ContainerPlugins } from './step-container.js';
+import { taskExecHelper } from './task-pid.js';
 import { stepEnvOver } from './step-env.js';
 import type { BatchResult, BatchSpec, KillRequest } from './batch-spec.js';
 import { argvAsUser, cannotEnter, type RunAs } from './run-as.js';
@@ -100,8 +101,13 @@ async function runScript(
   }
   const cwd = await workDirFor(spec, fds.err);
   const container = await StepContainer.open(plugins, ids, stepEnvOver(env));
-  // SLURM_TASK_PID is the script's own pid: a shell sets it and execs the script, keeping the pid.
-  const script = ['/bin/sh', '-c', 'SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$0" "$@"', spec.script, ...spec.argv];
+  // SLURM_TASK_PID is the script's own pid: the task exec helper writes it into the placeholder
+  // batchEnv() left and execs the script, keeping the pid (so the script's shell is the only one
+  // to re-export the environment, and orders it as on Slurm); without the helper a shell sets it.
+  const helper = taskExecHelper();
+  const script = helper
+    ? [helper, spec.script, ...spec.argv]
+    : ['/bin/sh', '-c', 'SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$0" "$@"', spec.script, ...spec.argv];
   // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.
   const task = { argv: spec.runAs ? argvAsUser(spec.runAs, script) : script, env: stepEnvOver(env) };
   await container.join(task);

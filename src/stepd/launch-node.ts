@@ -7,7 +7,8 @@ import type { Writable } from 'node:stream';
 import type { MpiStepInfo, MpiStepLayout, MpiTaskInfo } from '../plugin-api/mpi.js';
 import type { ProctrackOrphanPlan } from '../plugin-api/proctrack.js';
 import type { NodeLaunchSpec } from './launch-spec.js';
-import { nodeEnv, taskEnv } from './task-env.js';
+import { finishTaskEnv, nodeEnv, taskEnv } from './task-env.js';
+import { startingWithTaskPid } from './task-pid.js';
 import { stepEnvOver } from './step-env.js';
 import { signalTaskGroup, spawnTask, type SpawnArgv, type SpawnedTask, type TaskOutcome } from './spawn-task.js';
 import { StepContainer, type StepdPlugins } from './step-container.js';
@@ -122,7 +123,8 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       };
       const launch = await mpi.stepdTask(taskInfo, stepEnvOver(envForTask));
       const stdinKind = spec.stdin === 'none' ? 'ignore' : 'pipe';
-      const program = [...(spec.argv[localId] ?? spec.argv[0]!)];
+      finishTaskEnv(envForTask);
+      const program = startingWithTaskPid([...(spec.argv[localId] ?? spec.argv[0]!)], envForTask, cwd, spec.runAs);
       // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.
       const joined = { argv: spec.runAs ? argvAsUser(spec.runAs, program) : [...program], env: stepEnvOver(envForTask) };
       const { containerWrapped } = await container.join(joined);

@@ -32,6 +32,18 @@ export interface StepFacts {
   label: boolean;
   /** Minutes, or INFINITE. */
   timeLimit: number;
+  /** SLURM_CONF: the cluster's configuration file. */
+  confFile?: string;
+  /** A step of an existing allocation (salloc, a batch script), not of tsrun's own job. */
+  insideJob?: boolean;
+  /** The job's owner (SLURM_JOB_UID, SLURM_JOB_GID, SLURM_JOB_USER). */
+  jobUid?: number;
+  jobGid?: number;
+  jobUser?: string;
+  /** SLURM_WORKING_CLUSTER: `cluster:controller host:port:protocol version:select plugin id`. */
+  workingCluster?: string;
+  /** tsrun's port the nodes reach it on (SLURM_SRUN_COMM_PORT), with launchNodeAddr; 0: none. */
+  srunPort?: number;
 }
 
 export interface NodeLaunchSpec {

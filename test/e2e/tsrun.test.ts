@@ -1,6 +1,7 @@
 // tsrun against the fixture clusters: task placement and environment, exit statuses and
 // messages, and the bad input srun refuses — expectations observed on Slurm 22.05's srun.
 import { describe, expect, it } from 'vitest';
+import os from 'node:os';
 import { fixture, runBin } from '../helpers/run-bin.js';
 
 const small = fixture('clusters', 'small.yaml'); // node[1-4], 4 CPUs and 2000 MB each
@@ -72,15 +73,19 @@ describe('placement and task environment', () => {
     expect(task0).toEqual([
       'SLURMD_NODENAME=node1',
       'SLURM_CLUSTER_NAME=small',
+      `SLURM_CONF=${small}`,
       'SLURM_CPUS_ON_NODE=2',
       'SLURM_GTIDS=0,1',
       'SLURM_JOBID=1',
       'SLURM_JOB_CPUS_PER_NODE=2,1',
+      `SLURM_JOB_GID=${os.userInfo().gid}`,
       'SLURM_JOB_ID=1',
       'SLURM_JOB_NAME=myjob',
       'SLURM_JOB_NODELIST=node[1-2]',
       'SLURM_JOB_NUM_NODES=2',
       'SLURM_JOB_PARTITION=debug',
+      `SLURM_JOB_UID=${os.userInfo().uid}`,
+      `SLURM_JOB_USER=${os.userInfo().username}`,
       'SLURM_LABELIO=1',
       'SLURM_LOCALID=0',
       'SLURM_NNODES=2',
@@ -90,8 +95,12 @@ describe('placement and task environment', () => {
       'SLURM_NTASKS=3',
       'SLURM_PRIO_PROCESS=0',
       'SLURM_PROCID=0',
+      // Embedded tsrun listens on no port (README: Differences from Slurm).
+      'SLURM_SRUN_COMM_HOST=127.0.0.1',
+      'SLURM_SRUN_COMM_PORT=0',
       'SLURM_STEPID=0',
       'SLURM_STEP_ID=0',
+      'SLURM_STEP_LAUNCHER_PORT=0',
       'SLURM_STEP_NODELIST=node[1-2]',
       'SLURM_STEP_NUM_NODES=2',
       'SLURM_STEP_NUM_TASKS=3',
@@ -99,6 +108,7 @@ describe('placement and task environment', () => {
       'SLURM_TASKS_PER_NODE=2,1',
       'SLURM_TOPOLOGY_ADDR=node1',
       'SLURM_TOPOLOGY_ADDR_PATTERN=node',
+      'SLURM_WORKING_CLUSTER=small:127.0.0.1:6817:9728:109',
     ]);
   });
 

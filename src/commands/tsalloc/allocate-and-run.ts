@@ -54,7 +54,7 @@ export async function allocateAndRun(s: SallocRequest, config: ClusterConfig, lo
   }
   return runHolding(s, grant, link, log, {
     clusterName: config.clusterName,
-    confFile: config.source,
+    confFile: clusterFile,
     clusterFile,
     stateDir,
   });
@@ -118,7 +118,7 @@ async function runHolding(
   grant: Grant,
   link: Link,
   log: Logger,
-  facts: { clusterName: string; confFile: string; clusterFile: string | undefined; stateDir: string },
+  facts: { clusterName: string; confFile: string | undefined; clusterFile: string | undefined; stateDir: string },
 ): Promise<number> {
   const argv = s.command.length > 0 ? s.command : [shellOf()];
   const env = sallocEnv(process.env, { grant, req: s.req, ...facts });

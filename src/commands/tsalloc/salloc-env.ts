@@ -14,8 +14,8 @@ export interface SallocEnvFacts {
   grant: Grant;
   req: StepRequest;
   clusterName: string;
-  /** SLURM_CONF: the cluster's configuration file. */
-  confFile: string;
+  /** SLURM_CONF: the cluster's configuration file (undefined: the built-in cluster). */
+  confFile: string | undefined;
   /** The cluster file tsrun inside must load (undefined: the built-in cluster). */
   clusterFile: string | undefined;
   stateDir: string;
@@ -31,7 +31,7 @@ export function sallocEnv(base: NodeJS.ProcessEnv, facts: SallocEnvFacts): NodeJ
   // -n, or --ntasks-per-node times the nodes: salloc then exports SLURM_NTASKS.
   const ntasks = req.ntasks ?? (req.ntasksPerNode !== undefined ? req.ntasksPerNode * grant.nodeNames.length : undefined);
   const cpusPerTask = req.cpusPerTaskGiven ? req.cpusPerTask : undefined;
-  set('SLURM_CONF', facts.confFile);
+  if (facts.confFile !== undefined) set('SLURM_CONF', facts.confFile);
   // salloc exports this one while it reads its options, before the allocation's.
   if (req.ntasksPerNode !== undefined) set('SLURM_NTASKS_PER_NODE', req.ntasksPerNode);
   set('SLURM_SUBMIT_DIR', process.cwd());

@@ -49,6 +49,8 @@ export async function launchRemoteNodes(options: RemoteLaunchOptions): Promise<A
     const first = await connectEndpoint(addresses[0]!).catch(() => undefined);
     const ioHost = first?.localAddress ?? '127.0.0.1';
     first?.destroy();
+    // The tasks' SLURM_SRUN_COMM_HOST and _PORT: where the nodes reach this tsrun.
+    step.srunPort = (listener.address() as net.AddressInfo).port;
     const remoteNodes: RemoteNode[] = specs.map((spec, i) => ({
       name: addresses[i]!.name,
       host: addresses[i]!.host,

@@ -24,6 +24,7 @@ import { exportedEnv } from './export-env.js';
 import { resolveAllocation, type StepAllocation } from './allocation-source.js';
 import { launchStep, StepAbort, type RemoteNodes, type StepResult } from './launch-step.js';
 import { CtldClient } from '../../client/ctld-client.js';
+import { workingCluster } from '../../config/working-cluster.js';
 import type { NodeAddress } from '../../ctld/node-daemons.js';
 import { DEFAULT_TREE_WIDTH, type ClusterConfig } from '../../config/types.js';
 import type { StepRequest } from './request.js';
@@ -53,7 +54,7 @@ export async function runStep(req: StepRequest, ctx: RunContext): Promise<number
         proctrack: await loadProctrack(registry, config.plugins),
       };
       const layout = layoutFor(req, alloc);
-      const facts = stepFacts(req, alloc, layout, mpi, config.clusterName);
+      const facts = stepFacts(req, alloc, layout, mpi, config);
       try {
         const result = await runWithMpi(req, alloc, layout, facts, plugins, log, config);
         waitStatus = result.waitStatus;
@@ -107,7 +108,9 @@ function layoutFor(req: StepRequest, alloc: StepAllocation): StepLayout {
   });
 }
 
-function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, mpi: MpiFacade, clusterName: string): StepFacts {
+function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, mpi: MpiFacade, config: ClusterConfig): StepFacts {
+  const clusterName = config.clusterName;
+  const user = os.userInfo();
   return {
     jobId: alloc.jobId,
     stepId: alloc.stepId,
@@ -131,8 +134,18 @@ function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, 
     umask: umaskString(),
     label: req.label,
     timeLimit: alloc.timeLimit,
+    // The built-in cluster has no file to name.
+    ...(config.source.startsWith('/') && { confFile: config.source }),
+    insideJob: !alloc.ownJob,
+    jobUid: user.uid,
+    jobGid: user.gid,
+    jobUser: user.username,
+    workingCluster: workingCluster(config),
+    // Embedded tsrun listens on no port (its tasks are its children); daemon mode sets its I/O port.
+    srunPort: 0,
   };
 }
+
 
 function umaskString(): string {
   const mask = process.umask();

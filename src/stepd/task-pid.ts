@@ -1,0 +1,42 @@
+// SLURM_TASK_PID, the task's own pid, which slurmstepd sets in the forked task before execve,
+// at its place in the environment (after SLURM_CPUS_ON_NODE). Node cannot run code between
+// fork and exec, so the task starts through dist/native/tstask_exec (native/task-exec), which
+// writes its pid into the placeholder nodeEnv() left and execs the program, keeping the pid.
+// Without the helper (no C compiler at build time) the variable is left out.
+import { accessSync, constants } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { unsetenvp } from '../core/env-array.js';
+import { execProblem, type RunAs } from './run-as.js';
+
+// Built code runs from dist/chunks/ (or dist/commands/); the sources (vitest) from src/stepd/.
+const candidates = ['../native/tstask_exec', '../../dist/native/tstask_exec'];
+let helper: string | null | undefined;
+
+/** The helper's path, or undefined when it is not built. */
+export function taskExecHelper(): string | undefined {
+  helper ??= candidates.map((c) => fileURLToPath(new URL(c, import.meta.url))).find(executable) ?? null;
+  return helper ?? undefined;
+}
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The program to spawn for a task: behind the helper when it is built and the program would
+ * start (a missing or forbidden program keeps slurmstepd's own execve report, which the direct
+ * spawn gives); otherwise the program itself, and SLURM_TASK_PID leaves the task's env.
+ */
+export function startingWithTaskPid(program: string[], env: string[], cwd: string, runAs: RunAs | undefined): string[] {
+  const exec = taskExecHelper();
+  const pathVar = env.find((entry) => entry.startsWith('PATH='))?.slice(5);
+  const who = runAs ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, groups: process.getgroups?.() ?? [], name: '' };
+  if (exec !== undefined && execProblem(who, program[0]!, cwd, pathVar) === undefined) return [exec, ...program];
+  unsetenvp(env, 'SLURM_TASK_PID');
+  return program;
+}
