@@ -31,8 +31,10 @@ export async function loadCluster(opts: LoadOptions = {}): Promise<ClusterConfig
   } catch (error) {
     throw new UserError(`${file}: cannot read cluster file: ${osReason(error)}`, { cause: error });
   }
-  // SLURM_CONF names a slurm.conf whatever its name (Slurm's own commands read nothing else).
-  const fromSlurmConf = opts.file === undefined && !env.TSLURM_CONF;
+  // SLURM_CONF names a slurm.conf whatever its name (Slurm's own commands read nothing else),
+  // except a cluster YAML: tslurm's tasks, batch scripts and salloc commands get SLURM_CONF as
+  // Slurm's do, naming the file their cluster came from, which may be a YAML.
+  const fromSlurmConf = opts.file === undefined && !env.TSLURM_CONF && !/\.ya?ml$/i.test(file);
   if (fromSlurmConf || isSlurmConf(file, text)) {
     const { parseSlurmConf } = await import('./slurm-conf/load.js');
     return parseSlurmConf(text, resolve(cwd, file));

@@ -21,6 +21,11 @@ describe('loadCluster: file choice', () => {
     expect(c.clusterName).toBe('gpu');
   });
 
+  it('SLURM_CONF naming a cluster YAML (as tslurm sets it in tasks and salloc) loads the YAML', async () => {
+    const c = await loadCluster({ env: { SLURM_CONF: join(CLUSTERS, 'small.yaml') }, cwd: '/' });
+    expect(c.clusterName).toBe('small');
+  });
+
   it('an absolute TSLURM_CONF ignores cwd', async () => {
     const c = await loadCluster({ env: { TSLURM_CONF: join(CLUSTERS, 'one-node.yaml') }, cwd: '/' });
     expect(c.source).toBe(join(CLUSTERS, 'one-node.yaml'));
