@@ -179,3 +179,23 @@ describe('tsalloc and the time limit', () => {
     expect(await ctl.jobField(id!, 'JobState')).toBe('TIMEOUT');
   });
 });
+
+describe('tsalloc on a job_container/tmpfs cluster', () => {
+  const ctl = testController(cleanEnv({ TSLURM_CONF: fixture('clusters', 'job-container-tmpfs.yaml') }) as Record<string, string>);
+  afterAll(() => ctl.stop());
+
+  it("waits for the job's configuration with salloc's two lines (PrologFlags=Contain on Slurm)", async () => {
+    const result = await ctl.run('tsalloc', ['-N2', 'true']);
+    const id = /^tsalloc: Granted job allocation (\d+)\n/.exec(result.stderr)?.[1];
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe(
+      [
+        `tsalloc: Granted job allocation ${id}`,
+        'tsalloc: Waiting for resource configuration',
+        'tsalloc: Nodes node[1-2] are ready for job',
+        `tsalloc: Relinquishing job allocation ${id}`,
+        '',
+      ].join('\n'),
+    );
+  });
+});

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
+import { compressHostlist } from '../../core/hostlist.js';
 import type { Logger } from '../../core/log.js';
 import type { ClusterConfig } from '../../config/types.js';
 import { resolveStateDir } from '../../config/state-dir.js';
@@ -47,6 +48,13 @@ export async function allocateAndRun(s: SallocRequest, config: ClusterConfig, lo
     return 1;
   }
   log.info(`Granted job allocation ${grant.jobId}`);
+  // job_container/tmpfs needs PrologFlags=Contain (which implies Alloc) on Slurm, so its jobs
+  // configure first and salloc waits for them with these two lines (observed in the real
+  // Slurm's tmpfs mode); tslurm's tmpfs jobs are set up by the time they are granted.
+  if (config.plugins.jobContainer === 'job_container/tmpfs') {
+    log.info('Waiting for resource configuration');
+    log.info(`Nodes ${compressHostlist(grant.nodeNames)} are ready for job`);
+  }
   if (s.noShell) {
     // The controller keeps a detached allocation when its holder goes.
     link.close();
