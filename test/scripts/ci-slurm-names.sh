@@ -1,6 +1,7 @@
 #!/bin/bash
 # A CI job written for Slurm, run unchanged against tslurm through the drop-in names: only
-# sbatch, squeue, scontrol, scancel and sinfo, parsed the way workflow tools parse them.
+# sbatch, squeue, scontrol, scancel, sinfo, and srun inside salloc, parsed the way workflow
+# tools parse them.
 set -euo pipefail
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -41,6 +42,18 @@ scancel "$long"
 wait_done "$long"
 state=$(scontrol show job "$long" | sed -n 's/.* JobState=\([A-Z_]*\) .*/\1/p')
 [ "$state" = CANCELLED ] || fail "cancelled job is $state"
+
+# An interactive allocation: srun inside salloc runs steps of it; salloc exits with its command.
+set +e
+steps=$(salloc -N2 -n2 sh -c 'srun -l printenv SLURM_JOB_ID | sort; exit 5' 2>salloc.err)
+rc=$?
+set -e
+[ "$rc" = 5 ] || fail "salloc exited $rc: $(cat salloc.err)"
+alloc=$(sed -n 's/^salloc: Granted job allocation \([0-9]*\)$/\1/p' salloc.err)
+[[ $alloc =~ ^[0-9]+$ ]] || fail "salloc said: $(cat salloc.err)"
+grep -qx "salloc: Relinquishing job allocation $alloc" salloc.err || fail "salloc said: $(cat salloc.err)"
+[ "$steps" = "0: $alloc"$'\n'"1: $alloc" ] || fail "steps inside salloc: $steps"
+[ "$(scontrol show job "$alloc" | sed -n 's/.* ExitCode=\([0-9]*:[0-9]*\).*/\1/p')" = 5:0 ] || fail "$(scontrol show job "$alloc")"
 
 if out=$(scontrol show job 999999 2>&1); then fail 'scontrol show job 999999 succeeded'; fi
 [ "$out" = 'slurm_load_jobs error: Invalid job id specified' ] || fail "unknown job: $out"
