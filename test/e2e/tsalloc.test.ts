@@ -92,6 +92,12 @@ describe('tsalloc / salloc', () => {
     expect(await ctl.jobField(id!, 'NodeList')).toBe('node[1-2]');
   });
 
+  it("without a command runs the user's login shell (not $SHELL), which reads its commands from stdin", async () => {
+    const result = await ctl.run('tsalloc', ['-N1'], { env: { SHELL: '/bin/echo' }, input: 'echo in-$SLURM_JOB_ID\n' });
+    const id = /^tsalloc: Granted job allocation (\d+)\n/.exec(result.stderr)?.[1];
+    expect(result).toMatchObject({ exitCode: 0, stdout: `in-${id}\n` });
+  });
+
   it("exits 0 for a command killed by SIGKILL, 1 for SIGTERM, 1 for a command it cannot find (salloc's rules)", async () => {
     expect((await tsalloc(['-N1', 'sh', '-c', 'kill -KILL $$'])).exitCode).toBe(0);
     expect((await tsalloc(['-N1', 'sh', '-c', 'kill -TERM $$'])).exitCode).toBe(1);

@@ -1,11 +1,11 @@
 // salloc's life: ask the controller for an allocation (starting a tsctld on demand, as tsbatch
-// does), print salloc's lines while it is queued and once granted, run the command (or $SHELL)
+// does), print salloc's lines while it is queued and once granted, run the command (or the login shell)
 // with the allocation's environment while holding the job over the connection, carry out what
 // the controller orders meanwhile (scancel and the time limit revoke the allocation; the command
 // runs on unless --kill-command), and relinquish the allocation when the command ends. Messages,
 // order and exit statuses as salloc 22.05 prints them (observed: /work/ref/salloc.txt).
 import { spawn } from 'node:child_process';
-import { constants } from 'node:os';
+import os, { constants } from 'node:os';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { compressHostlist } from '../../core/hostlist.js';
@@ -22,7 +22,7 @@ import { sallocEnv } from './salloc-env.js';
 
 export interface SallocRequest {
   req: StepRequest;
-  /** The command and its arguments; empty: $SHELL. */
+  /** The command and its arguments; empty: the user's login shell. */
   command: string[];
   noShell: boolean;
   hold: boolean;
@@ -182,6 +182,11 @@ function exitOf(code: number | null, signal: NodeJS.Signals | null): { status: n
   return { status: quiet ? 0 : 1, waitStatus: constants.signals[signal] ?? 0 };
 }
 
+/** salloc's default command: the user's login shell from the password database, not $SHELL (observed). */
 function shellOf(): string {
-  return process.env.SHELL || '/bin/sh';
+  try {
+    return os.userInfo().shell || '/bin/sh';
+  } catch {
+    return '/bin/sh';
+  }
 }
