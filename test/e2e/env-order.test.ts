@@ -9,7 +9,9 @@ import path from 'node:path';
 import { fixture, repoRoot } from '../helpers/run-bin.js';
 import { testController } from '../helpers/controller.js';
 
-const small = fixture('clusters', 'small.yaml'); // node[1-4], 4 CPUs each
+// proctrack/pgid: proctrack/cgroup (the default where a cgroup v2 tree is writable) joins each
+// task to its cgroup through a shell, which re-exports the environment in its own hash order.
+const small = fixture('clusters', 'proctrack-pgid.yaml'); // node[1-2], 2 CPUs each
 
 /** `srun -N1 -n2 -l env | sort -s -k1,1`, task 0's variables (SLURM_*, SLURMD_*, TMPDIR). */
 const SRUN_TASK = [
@@ -93,7 +95,7 @@ describe('environment of tasks and batch scripts, in Slurm 22.05 order', () => {
       const lines = task0(result.stdout);
       expect(names(lines)).toEqual(SRUN_TASK);
       expect(lines).toContain(`SLURM_CONF=${small}`);
-      expect(lines).toContain('SLURM_WORKING_CLUSTER=small:127.0.0.1:6817:9728:109');
+      expect(lines).toContain('SLURM_WORKING_CLUSTER=pgid:127.0.0.1:6817:9728:109');
       expect(lines).toContain('TMPDIR=/tmp');
       expect(lines).toContain(`SLURM_JOB_UID=${process.getuid!()}`);
       expect(lines).toContain(`SLURM_JOB_GID=${process.getgid!()}`);
