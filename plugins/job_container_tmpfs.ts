@@ -2,22 +2,24 @@
 // in it when the job ends (Slurm's src/plugins/job_container/tmpfs/, job_container.conf).
 //
 // Two modes (option `mode`: auto, namespace, tmpdir):
-// - namespace (auto picks it as root when `unshare --mount --propagation private true` works):
-//   container_p_join wraps each task's argv so it starts in a private mount namespace with
-//   <base_path>/<job>/.<job> bound over /tmp (and a fresh tmpfs on /dev/shm), then `exec`s the
-//   task (same pid). Slurm keeps one namespace per job and setns()es each task into it; here
-//   each task gets its own namespace over the same directory, so the job's tasks still share
-//   /tmp. A program that cannot be executed is reported by sh (exit 127).
+// - namespace (auto picks it as root when unshare, nsenter and mount work): container_p_create
+//   makes one private mount namespace per job on this node, with <base_path>/<job>/.<job> bound
+//   over /tmp and a fresh tmpfs on /dev/shm, and keeps it alive without a process by binding it
+//   to <base_path>/<job>/.ns (`unshare --mount=FILE`), as Slurm does; container_p_join wraps each
+//   task's argv in `nsenter --mount=<.ns>` so every task and step of the job (the batch script
+//   too, whichever process starts it) shares that one /tmp and /dev/shm, as under slurmstepd's
+//   setns(). container_p_delete unmounts it. TMPDIR is /tmp unless the user set one.
 // - tmpdir (any user): the same directory is exported as TMPDIR; /tmp itself is shared.
 //
 // Options (cluster YAML `options: { job_container_tmpfs: {...} }`, job_container.conf's names):
-// base_path (BasePath; default <os tmpdir>/tslurm-job_container), auto_base_path (AutoBasePath:
-// create base_path if missing; default true only for the default base_path), dirs (Dirs, the
+// base_path (BasePath; default /var/tmp/tslurm-job_container, -<uid> when not root: outside
+// /tmp, so nothing of tslurm's shows in a job's /tmp), auto_base_path (AutoBasePath: create
+// base_path if missing; default true only for the default base_path), dirs (Dirs, the
 // namespace mode's mount points; default [/tmp, /dev/shm]), mode.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { chown, mkdir, rm, stat } from 'node:fs/promises';
-import { constants, tmpdir } from 'node:os';
+import { constants } from 'node:os';
 import path from 'node:path';
 import {
   SLURM_ERROR,
@@ -32,22 +34,38 @@ export const plugin_name = 'job_container tmpfs plugin';
 export const plugin_type = 'job_container/tmpfs';
 export const plugin_version = SLURM_VERSION_NUMBER(0, 1, 0);
 
-// Run by /bin/sh inside the new namespace: $1 the job's directory, $2 the dirs, then the task.
-const MOUNT_SCRIPT = [
-  'd=$1; dirs=$2; shift 2',
-  'for m in $dirs; do',
-  '  if [ "$m" = /tmp ]; then mount --bind "$d" /tmp || exit 1',
-  '  elif [ -d "$m" ]; then mount -t tmpfs -o nosuid,nodev tmpfs "$m" || exit 1; fi',
-  'done',
-  'exec "$@"',
+// Run by /bin/sh as root at container_p_create: $1 the job's directory, $2 its /tmp, $3 the
+// namespace file, $4 the unshare binary, then the dirs. The job's directory is bound onto itself
+// and made private (Slurm does the same) so the namespace's bind mount can live in it whatever
+// the host's propagation; the inner shell runs inside the new namespace.
+const CREATE_SCRIPT = [
+  'j=$1; t=$2; ns=$3; unshare=$4; shift 4',
+  'if ! grep -qF " $j " /proc/self/mountinfo; then',
+  '  mount --bind "$j" "$j" && mount --make-private "$j" || exit 1',
+  'fi',
+  ': > "$ns" || exit 1',
+  'exec "$unshare" --mount="$ns" --propagation private /bin/sh -c \'' +
+    't=$1; shift; for m; do ' +
+    'if [ "$m" = /tmp ]; then mount --bind "$t" /tmp || exit 1; ' +
+    'elif [ -d "$m" ]; then mount -t tmpfs -o nosuid,nodev tmpfs "$m" || exit 1; fi; done\' sh "$t" "$@"',
 ].join('\n');
 
+// Run by /bin/sh inside the job's namespace for each task: setns() left it at the namespace's
+// root, so it goes to the task's directory ($1; /tmp when that is missing there) and execs it.
+const ENTER_SCRIPT = 'cd -- "$1" 2>/dev/null || cd /tmp; shift; exec "$@"';
+
 let host: PluginHost | undefined;
-let basePath = path.join(tmpdir(), 'tslurm-job_container');
+let basePath = defaultBasePath();
 let autoBasePath = true;
 let dirs = ['/tmp', '/dev/shm'];
 let namespaces = false;
-let unshare: string | undefined;
+const tools: { unshare?: string; nsenter?: string } = {};
+
+/** Outside /tmp, so that neither a job's private /tmp nor the shared one shows tslurm's files. */
+function defaultBasePath(): string {
+  const uid = process.getuid?.() ?? 0;
+  return uid === 0 ? '/var/tmp/tslurm-job_container' : `/var/tmp/tslurm-job_container-${uid}`;
+}
 
 export async function init(h: PluginHost): Promise<Rc> {
   host = h;
@@ -70,9 +88,9 @@ export async function init(h: PluginHost): Promise<Rc> {
   }
   const mode = o['mode'] ?? 'auto';
   if (mode !== 'auto' && mode !== 'namespace' && mode !== 'tmpdir') return bad('mode must be auto, namespace or tmpdir');
-  namespaces = mode !== 'tmpdir' && (mode === 'namespace' || process.getuid?.() === 0) && (await unshareWorks());
-  if (mode === 'namespace' && !namespaces) return bad('mode namespace needs root and a working unshare --mount');
-  h.log.verbose(`${namespaces ? 'private mount namespaces' : 'TMPDIR'} under ${basePath}`);
+  namespaces = mode !== 'tmpdir' && (mode === 'namespace' || process.getuid?.() === 0) && (await namespacesWork());
+  if (mode === 'namespace' && !namespaces) return bad('mode namespace needs root and working unshare --mount and nsenter');
+  h.log.verbose(`${namespaces ? 'a private mount namespace per job' : 'TMPDIR'} under ${basePath}`);
   return SLURM_SUCCESS;
 }
 
@@ -82,17 +100,18 @@ function bad(message: string): Rc {
   return SLURM_ERROR;
 }
 
-// The task's PATH may not have it (--export=NONE), so the wrapper names unshare by its full path.
-function findUnshare(): string | undefined {
+// A task's PATH may not have them (--export=NONE), so the wrappers name them by full path.
+function findTool(name: string): string | undefined {
   const dirs = (process.env.PATH ?? '').split(':').concat(['/usr/bin', '/bin', '/usr/sbin', '/sbin']);
-  return dirs.map((d) => path.join(d, 'unshare')).find((f) => path.isAbsolute(f) && existsSync(f));
+  return dirs.map((d) => path.join(d, name)).find((f) => path.isAbsolute(f) && existsSync(f));
 }
 
-function unshareWorks(): Promise<boolean> {
-  unshare = findUnshare();
-  if (unshare === undefined) return Promise.resolve(false);
+function namespacesWork(): Promise<boolean> {
+  tools.unshare = findTool('unshare');
+  tools.nsenter = findTool('nsenter');
+  if (tools.unshare === undefined || tools.nsenter === undefined) return Promise.resolve(false);
   return new Promise((resolve) => {
-    execFile(unshare!, ['--mount', '--propagation', 'private', 'true'], { timeout: 5000 }, (error) => resolve(!error));
+    execFile(tools.unshare!, ['--mount', '--propagation', 'private', 'true'], { timeout: 5000 }, (error) => resolve(!error));
   });
 }
 
@@ -105,16 +124,58 @@ function tmpDirOf(job_id: number): string {
   return path.join(jobDir(job_id), `.${job_id}`);
 }
 
+/** The job's mount namespace, bound to a file (Slurm's <BasePath>/<job>/.ns). */
+function nsFileOf(job_id: number): string {
+  return path.join(jobDir(job_id), '.ns');
+}
+
+/**
+ * Whether this process already runs in the job's namespace (a tsrun inside the batch script
+ * starts its step's tasks itself): there /tmp is the job's directory, and the namespace's own
+ * file is not bound (it was bound outside, after the namespace was made).
+ */
+function insideNamespace(job_id: number): boolean {
+  try {
+    const here = statSync('/tmp');
+    const mine = statSync(tmpDirOf(job_id));
+    return here.ino === mine.ino && here.dev === mine.dev;
+  } catch {
+    return false;
+  }
+}
+
+/** A namespace is bound there when the file is on another device (nsfs) than its directory. */
+function namespaceExists(job_id: number): boolean {
+  try {
+    return statSync(nsFileOf(job_id)).dev !== statSync(jobDir(job_id)).dev;
+  } catch {
+    return false;
+  }
+}
+
+function sh(script: string, args: readonly string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile('/bin/sh', ['-c', script, 'job_container/tmpfs', ...args], { timeout: 30_000 }, (error, _out, stderr) => {
+      if (error) reject(new Error(stderr.trim().split('\n').pop() || error.message));
+      else resolve();
+    });
+  });
+}
+
 export async function container_p_create(job_id: number): Promise<Rc> {
   try {
     if (!autoBasePath && !(await stat(basePath)).isDirectory()) return bad(`BasePath ${basePath} is not a directory`);
     if (autoBasePath) await mkdir(basePath, { recursive: true, mode: 0o755 });
     // 0700 like Slurm's: other users' jobs cannot look into this job's /tmp.
     await mkdir(tmpDirOf(job_id), { recursive: true, mode: 0o700 });
+    // Another process of this node (the batch step, the node daemon) may have made it already.
+    if (namespaces && !insideNamespace(job_id) && !namespaceExists(job_id)) {
+      await sh(CREATE_SCRIPT, [jobDir(job_id), tmpDirOf(job_id), nsFileOf(job_id), tools.unshare!, ...dirs]);
+    }
     return SLURM_SUCCESS;
   } catch (error) {
     const err = error as NodeJS.ErrnoException;
-    host?.log.error(`cannot create the directory of job ${job_id} under ${basePath}: ${err.message}`);
+    host?.log.error(`cannot create the container of job ${job_id} under ${basePath}: ${err.message}`);
     host?.slurm_seterrno(constants.errno[err.code as keyof typeof constants.errno] ?? constants.errno.EIO);
     return SLURM_ERROR;
   }
@@ -142,8 +203,34 @@ export async function container_p_join(job_id: number, uid: number, task: Contai
     task.env.set('TMPDIR', dir);
     return SLURM_SUCCESS;
   }
-  task.argv = [unshare!, '--mount', '--propagation', 'private', '--', '/bin/sh', '-c', MOUNT_SCRIPT, 'job_container/tmpfs', dir, dirs.join(' '), ...task.argv];
+  // slurmstepd's rule: a task without TMPDIR gets /tmp, its own is kept.
+  task.env.append('TMPDIR', '/tmp');
+  const cwd = task.cwd ?? '/';
+  const missing = missingInside(job_id, cwd);
+  if (missing !== undefined) task.cwdError = missing;
+  if (insideNamespace(job_id)) {
+    if (missing !== undefined) task.cwd = '/tmp';
+    return SLURM_SUCCESS;
+  }
+  task.argv = [tools.nsenter!, `--mount=${nsFileOf(job_id)}`, '--', '/bin/sh', '-c', ENTER_SCRIPT, 'job_container/tmpfs', missing ? '/tmp' : cwd, ...task.argv];
+  // The spawn itself happens outside the namespace, where that directory may not exist.
+  if (task.cwd !== undefined) task.cwd = '/';
   return SLURM_SUCCESS;
+}
+
+/**
+ * Why `cwd` is not a directory in the job's namespace (undefined: it is, or cannot be told
+ * from outside). Under /tmp it is the job's directory that answers; a fresh tmpfs (/dev/shm)
+ * holds nothing but what the job made, which the wrapper's fallback covers.
+ */
+function missingInside(job_id: number, cwd: string): string | undefined {
+  if (cwd !== '/tmp' && !cwd.startsWith('/tmp/')) return undefined;
+  if (!dirs.includes('/tmp')) return undefined;
+  try {
+    return statSync(path.join(tmpDirOf(job_id), cwd.slice('/tmp'.length))).isDirectory() ? undefined : 'Not a directory';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EACCES' ? 'Permission denied' : 'No such file or directory';
+  }
 }
 
 export function container_p_add_pid(_job_id: number, _pid: number, _uid: number): Rc {
@@ -152,6 +239,10 @@ export function container_p_add_pid(_job_id: number, _pid: number, _uid: number)
 
 export async function container_p_delete(job_id: number): Promise<Rc> {
   try {
+    // The namespace first (its processes, if any are left, keep it until they end), then the
+    // job directory's own bind mount, then the files. Either may be gone already: the batch
+    // step and the node daemon both end the job on a node.
+    if (namespaces) await sh('umount "$1" 2>/dev/null; umount "$2" 2>/dev/null; exit 0', [nsFileOf(job_id), jobDir(job_id)]);
     await rm(jobDir(job_id), { recursive: true, force: true });
     return SLURM_SUCCESS;
   } catch (error) {

@@ -31,6 +31,18 @@ export interface ContainerTask {
   argv: string[];
   /** The task's environment. */
   readonly env: StepEnv;
+  /**
+   * The directory the task is spawned in (absent: the step daemon's own choice). A plugin whose
+   * wrapper enters another mount namespace changes directory there itself and sets this to one
+   * that exists outside it (`/`).
+   */
+  cwd?: string;
+  /**
+   * Set by a plugin when the task's directory does not exist inside the job's container: why
+   * (`No such file or directory`). The task then starts in `/tmp` and the step daemon prints
+   * slurmstepd's `couldn't chdir to ...: going to /tmp instead` line.
+   */
+  cwdError?: string;
 }
 
 /** The API version this file describes; a plugin on the older scheme declares `plugin_version = 101`. */

@@ -16,6 +16,7 @@ import { oomEventsMessage, SIG_OOM } from '../core/oom.js';
 import { StepContainer, type ContainerPlugins } from './step-container.js';
 import { taskExecHelper } from './task-pid.js';
 import { stepEnvOver } from './step-env.js';
+import type { ContainerTask } from '../plugin-api/job-container.js';
 import type { BatchResult, BatchSpec, KillRequest } from './batch-spec.js';
 import { argvAsUser, cannotEnter, type RunAs } from './run-as.js';
 
@@ -109,10 +110,12 @@ async function runScript(
     ? [helper, spec.script, ...spec.argv]
     : ['/bin/sh', '-c', 'SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$0" "$@"', spec.script, ...spec.argv];
   // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.
-  const task = { argv: spec.runAs ? argvAsUser(spec.runAs, script) : script, env: stepEnvOver(env) };
+  const task: ContainerTask = { argv: spec.runAs ? argvAsUser(spec.runAs, script) : script, env: stepEnvOver(env), cwd };
   await container.join(task);
+  // The job's container may hide the directory (job_container/tmpfs's private /tmp).
+  if (task.cwdError !== undefined) chdirFailed(spec, fds.err, cwd, task.cwdError);
   const child = spawn(task.argv[0]!, task.argv.slice(1), {
-    cwd,
+    cwd: task.cwd ?? cwd,
     env: envArrayToObject(env),
     detached: true,
     stdio: [fds.in, fds.out, fds.err],
@@ -196,12 +199,17 @@ async function workDirFor(spec: BatchSpec, errFd: number): Promise<string> {
   if (!spec.runAs) return spec.workDir;
   const why = await cannotEnter(spec.runAs, spec.workDir);
   if (why === undefined) return spec.workDir;
+  chdirFailed(spec, errFd, spec.workDir, why);
+  return '/tmp';
+}
+
+/** slurmstepd's line in the job's output when the script starts in /tmp instead of `dir`. */
+function chdirFailed(spec: BatchSpec, errFd: number, dir: string, why: string): void {
   try {
-    writeSync(errFd, `slurmstepd: error: couldn't chdir to \`${spec.workDir}': ${why}: going to /tmp instead\n`);
+    writeSync(errFd, `slurmstepd-${spec.nodeName}: error: couldn't chdir to \`${dir}': ${why}: going to /tmp instead\n`);
   } catch {
     // the output file may be gone; the script still runs
   }
-  return '/tmp';
 }
 
 // An exec failure ends the batch step as slurmstepd's child does: with the errno as exit code.

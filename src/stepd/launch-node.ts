@@ -4,6 +4,7 @@
 // serves embedded mode (called in-process by tsrun) and tsstepd (called on a request).
 import { createReadStream } from 'node:fs';
 import type { Writable } from 'node:stream';
+import type { ContainerTask } from '../plugin-api/job-container.js';
 import type { MpiStepInfo, MpiStepLayout, MpiTaskInfo } from '../plugin-api/mpi.js';
 import type { ProctrackOrphanPlan } from '../plugin-api/proctrack.js';
 import type { NodeLaunchSpec } from './launch-spec.js';
@@ -106,6 +107,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     abort_step: abortStep,
   };
 
+  let cwdReported = false;
   try {
     await mpi.stepdPrefork(stepInfo, stepEnvOver(env));
     for (const [localId, taskId] of tids.entries()) {
@@ -126,10 +128,14 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       finishTaskEnv(envForTask);
       const program = startingWithTaskPid([...(spec.argv[localId] ?? spec.argv[0]!)], envForTask, cwd, spec.runAs);
       // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.
-      const joined = { argv: spec.runAs ? argvAsUser(spec.runAs, program) : [...program], env: stepEnvOver(envForTask) };
+      const joined: ContainerTask = { argv: spec.runAs ? argvAsUser(spec.runAs, program) : [...program], env: stepEnvOver(envForTask), cwd };
       const { containerWrapped } = await container.join(joined);
-      const command = containerWrapped ? joined.argv : asSpawned(spec, joined.argv, program, envForTask, cwd);
-      const spawned = spawnTask(command, envForTask, cwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
+      // The job's container may hide the directory (job_container/tmpfs's private /tmp): once a node.
+      if (joined.cwdError !== undefined && !cwdReported) report(`couldn't chdir to \`${cwd}': ${joined.cwdError}: going to /tmp instead`);
+      cwdReported ||= joined.cwdError !== undefined;
+      const spawnCwd = joined.cwd ?? cwd;
+      const command = containerWrapped ? joined.argv : asSpawned(spec, joined.argv, program, envForTask, spawnCwd);
+      const spawned = spawnTask(command, envForTask, spawnCwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
       tasks.push({ taskId, spawned });
       if (spawned.child.pid !== undefined) sink.taskStarted?.(spawned.child.pid);
       spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));

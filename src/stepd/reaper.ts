@@ -4,7 +4,7 @@
 // when the step ended normally. The reaper's stdin is only a lifeline: it ends when tsrun
 // ends, however it ends.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, mkdtempSync, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,7 @@ export function startReaper(killWaitSeconds: number): Reaper {
   let child: ChildProcess | undefined;
   let fd: number | undefined;
   try {
-    const registry = path.join(mkdtempSync(path.join(tmpdir(), 'tslurm-reaper-')), 'groups');
+    const registry = path.join(mkdtempSync(path.join(registryBase(), 'tslurm-reaper-')), 'groups');
     fd = openSync(registry, 'a', 0o600);
     child = spawn(process.execPath, [main, String(killWaitSeconds), registry], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('error', () => {});
@@ -58,4 +58,21 @@ export function startReaper(killWaitSeconds: number): Reaper {
       child?.stdin?.end();
     },
   };
+}
+
+/**
+ * Where the registry goes: a runtime directory rather than /tmp, where a tsrun inside a job
+ * would show it in the job's private /tmp (job_container/tmpfs) and in everyone's /tmp.
+ */
+function registryBase(): string {
+  for (const dir of [process.env.XDG_RUNTIME_DIR, process.getuid?.() === 0 ? '/run' : undefined]) {
+    if (!dir || !path.isAbsolute(dir)) continue;
+    try {
+      accessSync(dir, constants.W_OK | constants.X_OK);
+      return dir;
+    } catch {
+      // not there or not ours: the next one
+    }
+  }
+  return tmpdir();
 }
