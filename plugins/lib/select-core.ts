@@ -313,7 +313,8 @@ export class SelectCore {
   private willRun(attempt: (usage: Usage) => Allocation | null, empty: () => Usage): SelectJobTestResult {
     const now = this.now();
     const first = attempt(this.usage);
-    if (first) return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(first), start_time: now };
+    // With its job_resources: --test-only reports the CPUs it would get (ncpus), not whole nodes.
+    if (first) return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(first), job_resources: toJobResources(first, this.catalog.length), start_time: now };
     const ending = (this.endingSorted ??= [...this.running.values()]
       .filter((r) => Number.isFinite(r.end) && !this.suspended.has(r.alloc.jobId))
       .sort((a, b) => a.end - b.end));
@@ -346,7 +347,7 @@ export class SelectCore {
         lo = mid + 1;
       }
     }
-    if (found) return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(found), start_time: Math.max(ending[lo - 1]!.end, now) };
+    if (found) return { rc: SLURM_SUCCESS, nodes: this.bitmapOf(found), job_resources: toJobResources(found, this.catalog.length), start_time: Math.max(ending[lo - 1]!.end, now) };
     return attempt(empty()) ? busy() : never();
   }
 

@@ -6,6 +6,7 @@ import { createLogger, levelFromVerbosity } from '../../core/log.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { ConnectionLost, connectController } from '../../client/ctld-client.js';
+import { stopController } from '../../client/stop-controller.js';
 import type { ParsedTsbatch } from './request.js';
 import type { JobView } from '../../protocol/job-view.js';
 
@@ -18,14 +19,23 @@ interface SubmitAnswer {
 export async function submitBatch(parsed: ParsedTsbatch, ctx: { bin: string }): Promise<number> {
   const log = createLogger(ctx.bin, levelFromVerbosity(parsed.verbose, parsed.quiet));
   const config = await loadCluster({ file: parsed.cluster });
-  const connect = () =>
+  const stateDir = resolveStateDir(config);
+  const connect = (autostart = true) =>
     connectController({
       config,
-      stateDir: resolveStateDir(config),
+      stateDir,
       clusterFile: config.source.startsWith('/') ? config.source : undefined,
-      autostart: true,
+      autostart,
     });
-  let client = await connect();
+  // --test-only asks a running controller; with none, one is started for the answer and stopped
+  // after it, so that nothing is left running (as sbatch --test-only leaves nothing behind).
+  let startedHere = false;
+  let client = parsed.testOnly
+    ? await connect(false).catch(() => {
+        startedHere = true;
+        return connect();
+      })
+    : await connect();
   try {
     let answer: SubmitAnswer;
     try {
@@ -56,6 +66,7 @@ export async function submitBatch(parsed: ParsedTsbatch, ctx: { bin: string }): 
     }
   } finally {
     client.close();
+    if (startedHere) await stopController(stateDir);
   }
 }
 
