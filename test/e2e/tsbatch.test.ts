@@ -95,11 +95,11 @@ describe('tsbatch with an on-demand controller', () => {
     });
   });
 
-  it('--test-only says where and when the job would start, on stderr, without running it', async () => {
+  it('--test-only says where and when the job would start, on stderr, without running it (the CPUs -n4 needs, as cons_tres gives them)', async () => {
     const result = await sbatch(['--test-only', '-N2', '-n4', '--wrap', 'true']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^tsbatch: Job \d+ to start at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d using 8 processors on nodes node\[1-2\] in partition debug\n$/);
+    expect(result.stderr).toMatch(/^tsbatch: Job \d+ to start at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d using 4 processors on nodes node\[1-2\] in partition debug\n$/);
   });
 });
 

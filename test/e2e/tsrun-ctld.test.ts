@@ -111,11 +111,11 @@ describe('tsrun through a running controller', () => {
     await ctl.run('tscancel', [batch]);
   });
 
-  it('--test-only asks the controller and runs nothing', async () => {
+  it('--test-only asks the controller and runs nothing (3 CPUs for -n3, as without a controller)', async () => {
     const result = await tsrun(['--test-only', '-N2', '-n3', 'sh', '-c', 'echo ran']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(new RegExp(`^tsrun: Job \\d+ to start at ${stamp} using 8 processors on nodes node\\[1-2\\] in partition debug\\n$`));
+    expect(result.stderr).toMatch(new RegExp(`^tsrun: Job \\d+ to start at ${stamp} using 3 processors on nodes node\\[1-2\\] in partition debug\\n$`));
   });
 
   it.each([

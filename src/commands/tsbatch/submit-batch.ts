@@ -7,6 +7,7 @@ import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { ConnectionLost, connectController } from '../../client/ctld-client.js';
 import { stopController } from '../../client/stop-controller.js';
+import { ignoredKnobs } from '../../config/controller-knobs.js';
 import type { ParsedTsbatch } from './request.js';
 import type { JobView } from '../../protocol/job-view.js';
 
@@ -30,12 +31,14 @@ export async function submitBatch(parsed: ParsedTsbatch, ctx: { bin: string }): 
   // --test-only asks a running controller; with none, one is started for the answer and stopped
   // after it, so that nothing is left running (as sbatch --test-only leaves nothing behind).
   let startedHere = false;
-  let client = parsed.testOnly
-    ? await connect(false).catch(() => {
-        startedHere = true;
-        return connect();
-      })
-    : await connect();
+  let client = await connect(false).catch(() => {
+    startedHere = true;
+    return connect();
+  });
+  // A controller that was running already keeps its own runtime settings for this job.
+  if (!startedHere) for (const message of ignoredKnobs(stateDir)) log.verbose(message);
+  // --test-only does not leave the controller it started.
+  if (!parsed.testOnly) startedHere = false;
   try {
     let answer: SubmitAnswer;
     try {

@@ -12,6 +12,7 @@ import { REPORT_FD, REPORT_FD_ENV, reportStart } from '../../core/start-report.j
 import { loadCluster } from '../../config/load.js';
 import { notWritable, prepareStateDir, resolveStateDir } from '../../config/state-dir.js';
 import { killWaitSeconds, minJobAgeSeconds } from '../../config/kill-wait.js';
+import { recordControllerKnobs } from '../../config/controller-knobs.js';
 import { CtldClient } from '../../client/ctld-client.js';
 import { AlreadyRunning } from '../../ctld/ctld-lock.js';
 
@@ -30,15 +31,27 @@ export async function startController(options: StartOptions): Promise<number> {
   if (!options.foreground) return startInBackground(options, stateDir);
   const log = createLogger(options.bin, levelFromVerbosity(options.verbose), resilientSink(options.bin));
   const { runDaemon } = await import('../../ctld/daemon.js');
-  return runDaemon({
-    config,
-    stateDir,
-    log,
+  const knobs = {
     idleExitSeconds: options.idleExitSeconds,
     minuteSeconds: positive(process.env.TSLURM_MINUTE_SECONDS, 60),
     killWaitSeconds: killWaitSeconds(config),
     minJobAge: minJobAgeSeconds(config),
-    onReady: () => reportStart('ready'),
+  };
+  return runDaemon({
+    config,
+    stateDir,
+    log,
+    ...knobs,
+    onReady: () => {
+      // Before the report: a command that waits for it may read them at once.
+      recordControllerKnobs(stateDir, {
+        TSLURM_MINUTE_SECONDS: knobs.minuteSeconds,
+        TSLURM_KILL_WAIT: knobs.killWaitSeconds,
+        TSLURM_MIN_JOB_AGE: knobs.minJobAge,
+        TSLURM_CTLD_IDLE_EXIT: knobs.idleExitSeconds,
+      });
+      reportStart('ready');
+    },
   });
 }
 
