@@ -19,7 +19,8 @@ function needsTheReader(command: string): string | undefined {
   if (/--mpi=pmi/.test(command)) return 'an MPI program';
   if (jobIdIn(command) || /\s-j\s*\d/.test(command)) return 'a job id of the reader';
   if (/^tscancel|tscontrol (update|create|delete|requeue|suspend|resume|hold|release|reconfigure|write)/.test(command)) return 'changes a cluster';
-  if (/\[[A-Z]+\]|\s-i\s/.test(command) || /--reservation/.test(command)) return 'a placeholder or a repeat';
+  if (/\s\[/.test(command)) return 'a placeholder: an optional argument in brackets';
+  if (/\s-i\s/.test(command) || /--reservation/.test(command)) return 'a repeat or a reservation of the reader';
   return undefined;
 }
 
