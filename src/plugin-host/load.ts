@@ -111,17 +111,30 @@ async function initPlugin(loaded: LoadedPlugin, ctx: LoadContext): Promise<void>
     new PluginError(loaded.type, `${slurm_strerror('ESLURM_PLUGIN_INIT_FAILED')}: ${why} (${loaded.file})`, {
       code: 'ESLURM_PLUGIN_INIT_FAILED',
     });
+  // What init logs as an error is held back: when init then fails, the first such line is
+  // the reason the user sees, once, instead of a line of its own and "init() returned -1".
+  // A plugin may keep the host it was given: after init, its errors print as they come.
+  const held: string[] = [];
+  let holding = true;
+  const host = pluginHost(loaded, ctx);
+  const error = host.log.error;
+  const initHost: PluginHost = { ...host, log: { ...host.log, error: (m) => (holding ? void held.push(m) : error(m)) } };
   let rc: unknown;
   try {
-    rc = await withTimeout(init.call(loaded.module, pluginHost(loaded, ctx)), ctx.initTimeoutMs);
-  } catch (error) {
-    if (error instanceof HookTimeout) throw fail(`init() ${error.message}`);
-    throw fail(`init() threw: ${error instanceof Error ? error.message : String(error)}`);
+    rc = await withTimeout(init.call(loaded.module, initHost), ctx.initTimeoutMs);
+  } catch (thrown) {
+    holding = false;
+    for (const message of held) error(message);
+    if (thrown instanceof HookTimeout) throw fail(`init() ${thrown.message}`);
+    throw fail(`init() threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
   }
+  holding = false;
   if (rc !== undefined && rc !== 0) {
     const errno = loaded.errno !== 0 ? ` (${slurm_strerror(loaded.errno)})` : '';
+    if (held.length > 0) throw new PluginError(loaded.type, `${held[0]!}${errno}`, { code: 'ESLURM_PLUGIN_INIT_FAILED' });
     throw fail(`init() returned ${String(rc)}${errno}`);
   }
+  for (const message of held) error(message);
 }
 
 /** The PluginHost object given to init: logging prefixed with the plugin type, errno, options. */

@@ -11,6 +11,7 @@ import { resolveStateDir } from '../../config/state-dir.js';
 import { connectController, type CtldClient } from '../../client/ctld-client.js';
 import { JOB_PENDING, JOB_RUNNING, JOB_SUSPENDED, JOB_STATE_BASE } from '../../plugin-api/records.js';
 import type { JobView } from '../../protocol/job-view.js';
+import type { ClusterConfig } from '../../config/types.js';
 import type { TscancelOptions } from './index.js';
 
 interface CancelResult {
@@ -30,8 +31,9 @@ export async function cancelJobs(ids: string[], options: TscancelOptions, bin: s
   let client: CtldClient;
   try {
     client = await connectController({ config, stateDir: resolveStateDir(config), clusterFile: undefined, autostart: false });
-  } catch {
-    // No controller: no job is pending or running, so every id is unknown to it.
+  } catch (error) {
+    if (!noLocalController(config, error)) throw cannotCancel(ids, error);
+    // No controller on the state directory: no job is pending or running, so every id is unknown to it.
     for (const id of ids.filter((t) => !t.includes('.'))) reportInvalid(log, options.verbose, id);
     for (const id of ids.filter((t) => t.includes('.'))) log.error(`Kill job error on job step id ${id}: Invalid job id specified`);
     return ids.some((t) => t.includes('.')) ? 1 : 0;
@@ -39,13 +41,18 @@ export async function cancelJobs(ids: string[], options: TscancelOptions, bin: s
   try {
     let targets = expandArrayRanges(ids);
     if (filters.any) {
-      const views = await client.call<JobView[]>('jobs', ids.length > 0 ? { ids: targets.filter((t) => !t.includes('.')) } : {}).catch(() => []);
+      // A refused listing is an error: taken for an empty one, nothing would be cancelled, silently.
+      const views = await client
+        .call<JobView[]>('jobs', ids.length > 0 ? { ids: targets.filter((t) => !t.includes('.')) } : {})
+        .catch((error: unknown) => Promise.reject(cannotCancel(ids, error)));
       targets = views.filter((view) => filters.match(view)).map((view) => displayId(view));
     }
     let status = 0;
     const stepIds = targets.filter((t) => t.includes('.'));
     if (stepIds.length > 0) {
-      const steps = await client.call<CancelResult>('step-cancel', { ids: stepIds, userId: process.getuid?.() ?? 0, signal });
+      const steps = await client
+        .call<CancelResult>('step-cancel', { ids: stepIds, userId: process.getuid?.() ?? 0, signal })
+        .catch((error: unknown) => Promise.reject(cannotCancel(stepIds, error)));
       for (const result of steps.results) {
         if (!result.error) continue;
         // Unlike a job id, an unknown step is always reported, with exit 1 (observed on Slurm 22.05).
@@ -58,7 +65,9 @@ export async function cancelJobs(ids: string[], options: TscancelOptions, bin: s
     for (const id of jobIds) if (signal === undefined) log.verbose(`Terminating job ${id}`);
     // scancel's -f wins over -b; without either a signal reaches the job's steps only.
     const scope = options.full ? 'full' : options.batch ? 'batch' : 'steps';
-    const answer = await client.call<CancelResult>('cancel', { ids: jobIds, userId: process.getuid?.() ?? 0, signal, scope });
+    const answer = await client
+      .call<CancelResult>('cancel', { ids: jobIds, userId: process.getuid?.() ?? 0, signal, scope })
+      .catch((error: unknown) => Promise.reject(cannotCancel(jobIds, error)));
     for (const result of answer.results) {
       if (!result.error) continue;
       if (result.error.code === 'ESLURM_INVALID_JOB_ID') {
@@ -75,6 +84,25 @@ export async function cancelJobs(ids: string[], options: TscancelOptions, bin: s
   } finally {
     client.close();
   }
+}
+
+/**
+ * Nobody serves the local state directory (no socket, or one nobody listens on). Anything
+ * else (a TCP controller that does not answer, a key file the auth plugin cannot use) means
+ * the jobs may well exist and were not cancelled.
+ */
+function noLocalController(config: ClusterConfig, error: unknown): boolean {
+  return config.control.host === undefined && error instanceof UserError && /\((ENOENT|ECONNREFUSED)\)/.test(error.message);
+}
+
+// One line, as scancel prints when it cannot reach the controller ("Kill job error on job id 5:
+// Unable to contact slurm controller (connect failure)", observed on Slurm 22.05); the job is
+// named when there is one, so the user knows it was not cancelled.
+function cannotCancel(ids: readonly string[], error: unknown): unknown {
+  // Anything but a UserError is a bug, and stays one.
+  if (!(error instanceof UserError) || ids.length !== 1) return error;
+  const what = ids[0]!.includes('.') ? 'job step id' : 'job id';
+  return new UserError(`Kill job error on ${what} ${ids[0]}: ${error.message}`, { cause: error, code: error.code, exitCode: error.exitCode });
 }
 
 // scancel on a job id the controller does not know says nothing and exits 0 unless -v is
