@@ -196,7 +196,6 @@ function asUser<T>(who: RunAs | undefined, work: () => T): T {
 
 /** The job's working directory, or /tmp with slurmstepd's line when the user cannot enter it. */
 async function workDirFor(spec: BatchSpec, errFd: number): Promise<string> {
-  if (!spec.runAs) return spec.workDir;
   const why = await cannotEnter(spec.runAs, spec.workDir);
   if (why === undefined) return spec.workDir;
   chdirFailed(spec, errFd, spec.workDir, why);

@@ -213,11 +213,12 @@ async function drainOutput(tasks: readonly SpawnedTask[]): Promise<void> {
 }
 
 /**
- * The directory the tasks start in: the step's, or /tmp when the user cannot enter it (with
- * slurmstepd's error line), as slurmstepd's forked child does after dropping to the user.
+ * The directory the tasks start in: the step's, or /tmp when the user cannot enter it (missing,
+ * not a directory, forbidden), with slurmstepd's error line, as slurmstepd's forked child does
+ * after dropping to the user (observed on Slurm 22.05: `srun -D /nonexistent/dir /bin/pwd`
+ * prints /tmp).
  */
 async function cwdFor(spec: NodeLaunchSpec, report: (error: unknown) => void): Promise<string> {
-  if (!spec.runAs) return spec.cwd;
   const why = await cannotEnter(spec.runAs, spec.cwd);
   if (why === undefined) return spec.cwd;
   report(`couldn't chdir to \`${spec.cwd}': ${why}: going to /tmp instead`);

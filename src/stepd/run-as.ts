@@ -7,8 +7,10 @@
 // file descriptors untouched.
 import { execFile } from 'node:child_process';
 import { accessSync, constants as fsConstants, statSync } from 'node:fs';
+import { constants } from 'node:os';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
+import { slurm_strerror } from '../core/errno.js';
 import { supplementaryGids } from '../core/groups.js';
 import { nameForUid } from '../core/users.js';
 
@@ -56,10 +58,12 @@ export function argvAsUser(who: RunAs, argv: readonly string[]): string[] {
 }
 
 /**
- * Whether `who` can enter `dir`, tried for real as that user (permissions, ACLs and every
- * directory above it): the text of the failure, or undefined when it can.
+ * Whether `who` (undefined: this daemon itself) can enter `dir`, tried for real as that user
+ * (permissions, ACLs and every directory above it): the text of the failure, or undefined
+ * when it can.
  */
-export function cannotEnter(who: RunAs, dir: string): Promise<string | undefined> {
+export function cannotEnter(who: RunAs | undefined, dir: string): Promise<string | undefined> {
+  if (!who) return Promise.resolve(cannotEnterAsSelf(dir));
   const argv = argvAsUser(who, ['/bin/sh', '-c', 'cd -- "$1"', 'sh', dir]);
   return new Promise((resolve) => {
     execFile(argv[0]!, argv.slice(1), { cwd: '/' }, (error) => {
@@ -73,6 +77,18 @@ export function cannotEnter(who: RunAs, dir: string): Promise<string | undefined
       resolve(exists ? 'Permission denied' : 'No such file or directory');
     });
   });
+}
+
+// chdir()'s errno text for this process: ENOENT, ENOTDIR or EACCES, as strerror words them.
+function cannotEnterAsSelf(dir: string): string | undefined {
+  try {
+    if (!statSync(dir).isDirectory()) return slurm_strerror(constants.errno.ENOTDIR);
+    accessSync(dir, fsConstants.X_OK);
+    return undefined;
+  } catch (error) {
+    const errno = (error as NodeJS.ErrnoException).errno;
+    return slurm_strerror(typeof errno === 'number' ? Math.abs(errno) : constants.errno.EACCES);
+  }
 }
 
 /**

@@ -2,11 +2,12 @@
 // them: the terminal (all), nothing (none), one task only (a number), or files named by a
 // pattern — one file shared by the step, or one per task when the pattern names %t/%n/%N/%u.
 // Without -e, stderr follows -o, as srun does.
-import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, openSync, type WriteStream } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import { UserError } from '../../core/errors.js';
+import { UserError, UserErrorList } from '../../core/errors.js';
+import { slurm_strerror } from '../../core/errno.js';
 import { classifyIoOption, expandIoPattern, type IoOption, type IoPatternContext } from '../../core/io-pattern.js';
 import type { StepLayout } from '../../core/step-layout.js';
 import type { StepFacts } from '../../stepd/launch-spec.js';
@@ -45,6 +46,37 @@ export class IoRouting {
     }
   }
 
+  /**
+   * Opens every output file before a task starts, as srun and slurmstepd do, so that output
+   * is never lost silently. A file srun opens itself (one for the step) fails with srun's
+   * `Could not open stdout file: ...`; a per-task file fails that task's launch with
+   * slurmstepd's `task N launch failed: Slurmd could not connect IO` (observed on Slurm 22.05,
+   * which then exits 0; tsrun exits 1, since the tasks never ran).
+   */
+  openFiles(): void {
+    const failedTasks = new Set<number>();
+    try {
+      for (const [stream, option] of [['stdout', this.out], ['stderr', this.err]] as const) {
+        if (option.kind !== 'file') continue;
+        for (const taskId of this.layout.nodeOfTask.keys()) {
+          try {
+            this.file(this.expand(option.pattern, taskId));
+          } catch (error) {
+            if (!option.perTask) throw new UserError(`Could not open ${stream} file: ${openFailure(error)}`, { cause: error });
+            failedTasks.add(taskId);
+          }
+        }
+      }
+      if (failedTasks.size > 0) {
+        throw new UserErrorList([...failedTasks].sort((a, b) => a - b).map((t) => `task ${t} launch failed: Slurmd could not connect IO`));
+      }
+    } catch (error) {
+      for (const file of this.files.values()) file.destroy();
+      this.files.clear();
+      throw error;
+    }
+  }
+
   /** Closes the output files once everything is written to them. */
   async close(): Promise<void> {
     await Promise.all([...this.files.values()].map((f) => new Promise<void>((resolve) => f.end(resolve))));
@@ -53,7 +85,8 @@ export class IoRouting {
   private file(name: string): WriteStream {
     let stream = this.files.get(name);
     if (!stream) {
-      stream = createWriteStream(name);
+      // Opened now (openFiles), so a file that cannot be opened is known before tasks start.
+      stream = createWriteStream(name, { fd: openSync(name, 'w') });
       // An unwritable output file is the user's problem to see, not a crash.
       stream.on('error', (error) => process.stderr.write(`tsrun: error: ${name}: ${error.message}\n`));
       this.files.set(name, stream);
@@ -86,4 +119,10 @@ export class IoRouting {
     if (files.some((f) => !existsSync(f))) throw new UserError('Could not open stdin file: No such file or directory');
     return { files };
   }
+}
+
+// open()'s errno as strerror words it ("No such file or directory", "Is a directory").
+function openFailure(error: unknown): string {
+  const errno = (error as NodeJS.ErrnoException).errno;
+  return typeof errno === 'number' ? slurm_strerror(Math.abs(errno)) : String(error);
 }

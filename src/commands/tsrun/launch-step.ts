@@ -66,6 +66,7 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
   const stepId = `${facts.jobId}.${facts.stepId}`;
   const io = new IoRouting(facts, layout, req.chdir ?? process.cwd(), { output: req.output, error: req.error });
   const stdinPlan = io.stdinPlan(req.input);
+  io.openFiles();
   const output = new StepOutput({
     ntasks: facts.ntasks,
     label: req.label,
