@@ -30,20 +30,30 @@ export function parseClusterText(text: string, fileName: string, origin: Origin)
   if (doc.errors.length > 0) {
     const lines = doc.errors.map((error) => {
       const { line, col } = lineCounter.linePos(error.pos[0]);
-      return `${fileName}:${line}:${col}: ${error.message}`;
+      return `${fileName}:${line}:${col}: ${plainReason(error.message)}`;
     });
-    throw new UserErrorList([...new Set(lines)]);
+    // Past the first place the parser ran out of stack, its other complaints are echoes.
+    const deep = lines.findIndex((line) => line.endsWith(TOO_DEEP));
+    throw new UserErrorList(deep >= 0 ? [lines[deep]!] : [...new Set(lines)]);
   }
   let raw: unknown;
   try {
     raw = doc.toJS({ maxAliasCount: 10_000 });
   } catch (error) {
-    // Only alias trouble gets here (a billion-laughs file, an alias to nothing).
-    throw new UserErrorList([`${fileName}:1:1: ${error instanceof Error ? error.message : String(error)}`]);
+    // Only alias trouble (a billion-laughs file, an alias to nothing) or depth gets here.
+    throw new UserErrorList([`${fileName}:1:1: ${plainReason(error instanceof Error ? error.message : String(error))}`]);
   }
   const issues = new IssueList();
   const draft = checkShapes(raw, issues);
   runRules(draft, issues);
   if (issues.size > 0) throw new UserErrorList(formatIssues(issues.items, fileName, doc, lineCounter));
   return deepFreeze(normalize(draft, origin));
+}
+
+const TOO_DEEP = 'collections nested too deeply';
+
+// The yaml parser recurses once per level of nesting: a file nested some thousand levels deep
+// (never a real cluster file) ends its stack, which it reports in V8's words.
+function plainReason(message: string): string {
+  return message.includes('Maximum call stack size exceeded') ? TOO_DEEP : message;
 }

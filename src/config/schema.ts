@@ -19,7 +19,12 @@ import {
 } from './schema-kit.js';
 import { address, feature, gres, hostnames, memoryMB, minutes, oneOf } from './values.js';
 
-const positive = int('a positive integer', 1);
+// slurm.conf keeps CPUs, Sockets, CoresPerSocket, ThreadsPerCore, SlurmdTimeout and TreeWidth
+// in 16 bits (s_p_handle_uint16 refuses more than 65535).
+const uint16 = v.pipe(
+  int('a positive integer', 1),
+  v.maxValue(0xffff, (issue: v.BaseIssue<unknown>) => `${describe(issue.input)} is out of range (at most 65535)`),
+);
 
 /** Slurm maps ClusterName to lower case; it also names the state directory, so no slashes. */
 function clusterName(text: string): string {
@@ -45,9 +50,9 @@ export const TopSchema = strictMap({
       address: v.optional(convert(str, address)),
       state_dir: v.optional(str),
       // Seconds without a heartbeat before a tsstepd's node is DOWN (Slurm's SlurmdTimeout).
-      slurmd_timeout: v.optional(positive),
+      slurmd_timeout: v.optional(uint16),
       // Fan-out of launches through node daemons (Slurm's TreeWidth).
-      tree_width: v.optional(positive),
+      tree_width: v.optional(uint16),
     }),
   ),
   auth: v.optional(
@@ -85,10 +90,10 @@ export const NODE_STATES = ['UNKNOWN', 'IDLE', 'DOWN', 'DRAIN', 'FUTURE'] as con
 
 export const NodeSchema = strictMap({
   name: convert(str, hostnames),
-  cpus: v.optional(positive),
-  sockets: v.optional(positive),
-  cores: v.optional(positive),
-  threads: v.optional(positive),
+  cpus: v.optional(uint16),
+  sockets: v.optional(uint16),
+  cores: v.optional(uint16),
+  threads: v.optional(uint16),
   memory: v.optional(convert(stringOrNumber, memoryMB)),
   gres: v.optional(listOf(gres, ',')),
   features: v.optional(listOf(feature, ',')),
@@ -144,7 +149,7 @@ export const PartitionSchema = strictMap({
   max_time: v.optional(convert(stringOrNumber, minutes)),
   default_time: v.optional(convert(stringOrNumber, minutes)),
   max_nodes: v.optional(convert(stringOrNumber, countOrUnlimited)),
-  min_nodes: v.optional(int('a non-negative integer', 0)),
+  min_nodes: v.optional(int('an integer from 0 to 4294967294', 0, INFINITE - 1)),
   state: v.optional(convert(str, oneOf('partition state', ['UP', 'DOWN', 'DRAIN', 'INACTIVE'] as const))),
   oversubscribe: v.optional(oversubscribe),
   priority_tier: v.optional(int('an integer from 0 to 65533', 0, 65533)),

@@ -20,10 +20,14 @@ export function topologyOf(entry: Pick<Partial<NodeEntry>, 'cpus' | 'sockets' | 
   return { cpus, sockets, coresPerSocket, threadsPerCore };
 }
 
+export const MAX_NODE_CPUS = 0xffff;
+
 /** Why the layout is inconsistent, or undefined when Slurm would accept it. */
 export function topologyProblem(t: Topology): string | undefined {
   const perSocket = t.sockets * t.coresPerSocket;
   const total = perSocket * t.threadsPerCore;
+  // A node's CPU count is 16 bits in Slurm, however it is made up.
+  if (total > MAX_NODE_CPUS) return `sockets*cores*threads (${total}) is more than ${MAX_NODE_CPUS} CPUs`;
   if (t.cpus === t.sockets || t.cpus === perSocket || t.cpus === total) return undefined;
   return (
     `cpus ${t.cpus} match no sockets (${t.sockets}), sockets*cores (${perSocket}) ` +

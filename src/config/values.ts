@@ -39,6 +39,8 @@ export function memoryMB(value: string | number): number {
     mb = NaN;
   }
   if (!Number.isInteger(mb) || mb < 1) throw new BadValue(`invalid memory size ${describe(value)} (${MEMORY_FORMS})`);
+  // Beyond this megabytes are no longer whole numbers in JavaScript (Slurm's limit is 2^64).
+  if (mb > Number.MAX_SAFE_INTEGER) throw new BadValue(`memory size ${describe(value)} is out of range (at most ${Number.MAX_SAFE_INTEGER} MB)`);
   return mb;
 }
 

@@ -42,7 +42,7 @@ describe('the script', () => {
     [['noshebang.sh'], notBatch],
     [['nosuch.sh'], 'tsbatch: error: Unable to open file nosuch.sh\n'],
     [['empty.sh'], 'tsbatch: error: Batch script is empty!\n'],
-    [['adir'], 'tsbatch: error: Batch script is empty!\n'],
+    [['adir'], 'tsbatch: error: Unable to open file adir: Is a directory\n'],
     [['ws.sh'], 'tsbatch: error: Batch script contains only whitespace!\n'],
     [
       ['dos.sh'],

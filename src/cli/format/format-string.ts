@@ -3,6 +3,7 @@
 // a field and whose remaining text, up to the next `%`, is printed after it. `.` right-
 // justifies. Empty tokens (`%%`) vanish as strtok() makes them; `-` is not a flag in Slurm,
 // so `%-5P` is the field `-` (invalid, printed literally).
+import { UserError } from '../../core/errors.js';
 
 export interface FormatToken {
   /** The field letter; '' when the token ends before one (`%5`). */
@@ -30,7 +31,24 @@ export function parseFormatString(format: string): ParsedFormat {
     .split('%')
     .filter((raw) => raw !== '')
     .map(parseToken);
+  checkLineWidth(tokens);
   return { prefix: format.slice(0, first), tokens };
+}
+
+/** Most characters the field widths of one line may add up to. */
+export const MAX_LINE_WIDTH = 65_536;
+
+// squeue and sinfo 22.05 crash (SIGSEGV) on a width like 999999999; a JavaScript string cannot
+// hold such a line either. Widths this large are mistakes, so they get one line saying so.
+function checkLineWidth(tokens: ReadonlyArray<{ width: number }>): void {
+  let total = 0;
+  for (const { width } of tokens) {
+    total += width;
+    if (total > MAX_LINE_WIDTH) {
+      const what = width > MAX_LINE_WIDTH ? `field width ${width} is too large` : 'field widths are too large';
+      throw new UserError(`Invalid format: ${what} (a line may be at most ${MAX_LINE_WIDTH} characters wide)`);
+    }
+  }
 }
 
 function parseToken(raw: string): FormatToken {
@@ -54,7 +72,7 @@ export interface LongFormatToken {
 }
 
 export function parseLongFormat(format: string): LongFormatToken[] {
-  return format
+  const tokens = format
     .split(',')
     .filter((t) => t !== '')
     .map((token) => {
@@ -68,4 +86,6 @@ export function parseLongFormat(format: string): LongFormatToken[] {
       const width = Number.parseInt(digits, 10);
       return { name: token.slice(0, colon), width: Number.isNaN(width) ? 0 : Math.max(0, width), right, suffix: rest.slice(digits.length) };
     });
+  checkLineWidth(tokens);
+  return tokens;
 }

@@ -35,9 +35,10 @@ export async function fileScript(name: string, ctx: { cwd: string; workDir: stri
   try {
     text = await readFile(path.resolve(ctx.cwd, found ?? name), 'utf8');
   } catch (error) {
-    // A directory reads as nothing in C, so sbatch calls it empty.
-    if ((error as NodeJS.ErrnoException).code !== 'EISDIR') throw new UserError(`Unable to open file ${name}`);
-    text = '';
+    // A directory reads as nothing in C, so sbatch 22.05 says "Batch script is empty!"; we
+    // say what it is instead.
+    const why = (error as NodeJS.ErrnoException).code === 'EISDIR' ? ': Is a directory' : '';
+    throw new UserError(`Unable to open file ${name}${why}`);
   }
   return checked({ text, file: name, defaultName: path.basename(name), command: found ?? name });
 }

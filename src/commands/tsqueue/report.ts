@@ -32,9 +32,17 @@ export function tableReport(all: readonly SqueueRecord[], params: TsqueueParams,
   let records = filterRecords(all, params.filter);
   if (!params.array && !params.arrayUnique) records = combinePendingTasks(records);
   sortRecords(records, params.sort, { now: ctx.now, startNow: ctx.startNow, info: ctx.info });
-  const lines: string[] = [];
+  // Written a megabyte or so at a time: wide lines times many jobs outgrow one string.
+  let chunk = '';
   for (const rec of records) {
-    for (const line of params.array ? expandTasks(rec) : [rec]) lines.push(renderRecord(line, params.layout, ctx));
+    for (const line of params.array ? expandTasks(rec) : [rec]) {
+      chunk += renderRecord(line, params.layout, ctx);
+      if (chunk.length < CHUNK_CHARS) continue;
+      write(chunk);
+      chunk = '';
+    }
   }
-  write(lines.join(''));
+  write(chunk);
 }
+
+const CHUNK_CHARS = 1 << 20;

@@ -230,3 +230,34 @@ describe('problems and their positions', () => {
     expect(await fails(`${HEAD}${TAIL}`)).toEqual(['c.yaml:1:1: nodes: no nodes defined (at least one is required)']);
   });
 });
+
+describe('numbers out of range and files nested too deeply', () => {
+  it('a memory size or a CPU count past what Slurm keeps is refused where it is written', async () => {
+    const node = (fields: string) => fails(`${HEAD}nodes:\n  - name: n1\n    ${fields}\n${TAIL}`);
+    expect(await node('memory: 1e99')).toEqual(['c.yaml:4:13: nodes.0.memory: memory size 1e+99 is out of range (at most 9007199254740991 MB)']);
+    expect(await node('memory: .inf')).toEqual([
+      'c.yaml:4:13: nodes.0.memory: invalid memory size Infinity (expected megabytes, or a number with a K, M, G or T suffix)',
+    ]);
+    expect(await node('cpus: 100000000')).toEqual(['c.yaml:4:11: nodes.0.cpus: 100000000 is out of range (at most 65535)']);
+    expect(await node('threads: 65536')).toEqual(['c.yaml:4:14: nodes.0.threads: 65536 is out of range (at most 65535)']);
+    expect(await node('sockets: 1000\n    cores: 1000')).toEqual([
+      'c.yaml:4:14: nodes.0.sockets: sockets*cores*threads (1000000) is more than 65535 CPUs',
+    ]);
+    expect(await fails(`${HEAD}control: {tree_width: 1e9}\nnodes: [{name: n1}]\n${TAIL}`)).toEqual([
+      'c.yaml:2:23: control.tree_width: 1000000000 is out of range (at most 65535)',
+    ]);
+    expect(await fails(`${HEAD}nodes: [{name: n1}]\n${TAIL}    min_nodes: 1e12\n`)).toEqual([
+      'c.yaml:6:16: partitions.0.min_nodes: expected an integer from 0 to 4294967294, got 1000000000000',
+    ]);
+  });
+
+  it('deep nesting (100,000 flow levels, 5,000 block levels) is one line naming the file and where', async () => {
+    const flow = `${HEAD}x: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`;
+    const block = `${HEAD}x:\n${Array.from({ length: 5_000 }, (_, i) => `${' '.repeat(i + 1)}-\n`).join('')}`;
+    for (const text of [flow, block]) {
+      const lines = await fails(text);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^c\.yaml:\d+:\d+: collections nested too deeply$/);
+    }
+  });
+});

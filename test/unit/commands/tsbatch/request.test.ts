@@ -102,11 +102,11 @@ describe('the script', () => {
     await expect(parse(['cr.sh'])).resolves.toBeDefined();
   });
 
-  it('calls a missing file unopenable and a directory empty', async () => {
+  it('calls a missing file unopenable and says a directory is one (sbatch calls it empty)', async () => {
     expect(await rejected(parse(['nosuch.sh']))).toMatchObject({ message: 'Unable to open file nosuch.sh', exitCode: 1 });
     expect(await rejected(parse(['-']))).toMatchObject({ message: 'Unable to open file -' });
     mkdirSync(path.join(dir, 'adir'));
-    expect(await rejected(parse(['adir']))).toMatchObject({ message: 'Batch script is empty!' });
+    expect(await rejected(parse(['adir']))).toMatchObject({ message: 'Unable to open file adir: Is a directory', exitCode: 1 });
   });
 });
 
