@@ -26,7 +26,9 @@ export function parseClusterYaml(text: string, fileName: string, opts: { cwd?: s
 /** parseClusterYaml with the origin given explicitly (the built-in default has no file). */
 export function parseClusterText(text: string, fileName: string, origin: Origin): ClusterConfig {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true });
+  // logLevel 'error': the parser's warnings (a collection used as a key) would reach stderr as
+  // a Node process warning, a second line beside ours; what they warn of fails the shape check.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true, logLevel: 'error' });
   if (doc.errors.length > 0) {
     const lines = doc.errors.map((error) => {
       const { line, col } = lineCounter.linePos(error.pos[0]);

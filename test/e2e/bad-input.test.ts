@@ -42,10 +42,28 @@ describe('cluster files with numbers out of range or nested too deeply', () => {
     expect(r).toEqual({ exitCode: 1, stdout: '', stderr: `tsrun: error: ${message}\n` });
   });
 
+  it('a collection as a key: one line, no Node warning beside it', async () => {
+    const file = clusterFile('cluster: c\n? [a]\n: b\nnodes: [{name: n1}]\npartitions: [{name: p, nodes: ALL}]\n');
+    const r = await runBin('tsinfo', ['--cluster', 'c.yaml'], { cwd: path.dirname(file) });
+    expect(r).toEqual({ exitCode: 1, stdout: '', stderr: 'tsinfo: error: c.yaml:1:1: [ a ]: unknown key\n' });
+  });
+
   it('100,000 levels of nesting: one line naming the file, no stack overflow', async () => {
     const file = clusterFile(`cluster: c\nx: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`);
     const r = await runBin('tsinfo', ['--cluster', 'c.yaml'], { cwd: path.dirname(file) });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/^tsinfo: error: c\.yaml:2:\d+: collections nested too deeply\n$/);
+  });
+});
+
+describe('found by the fuzz test (test/e2e/fuzz-cli.test.ts)', () => {
+  it('tscontrol ping with a word after it: scontrol\'s line, exit 1', async () => {
+    const r = await runBin('tscontrol', ['ping', 'extra']);
+    expect(r).toEqual({ exitCode: 1, stdout: '', stderr: 'tscontrol: error: too many arguments for keyword:ping\n' });
+  });
+
+  it('tsqueue -O with an unknown field and an unknown job: only the job\'s error, as squeue', async () => {
+    const r = await runBin('tsqueue', ['-O', 'nosuch', '-j', '999']);
+    expect(r).toEqual({ exitCode: 1, stdout: '', stderr: 'slurm_load_jobs error: Invalid job id specified\n' });
   });
 });

@@ -25,12 +25,13 @@ export async function listJobs(params: TsqueueParams, ctx: ListContext): Promise
     out(await dataReport(await fetchJobs({ ...fetch, singleJob: undefined }), params, ctx.cluster));
     return 0;
   }
-  // squeue reports unknown fields once, when it first reads the format.
-  for (const message of params.layout.invalid) process.stderr.write(`${ctx.bin}: error: ${message}\n`);
   let startNow = 0;
-  for (;;) {
+  for (let first = true; ; first = false) {
     if (params.date) out(`${ctime(new Date())}\n`);
     const records = buildRecords(await fetchJobs({ ...fetch, singleJob: params.singleJob }));
+    // squeue reports unknown fields once, when it first prints, so not when loading the jobs
+    // failed (observed: `squeue -O nosuch -j 1` says only `slurm_load_jobs error: ...`).
+    if (first) for (const message of params.layout.invalid) process.stderr.write(`${ctx.bin}: error: ${message}\n`);
     const now = Math.floor(Date.now() / 1000);
     if (params.verbose > 0) {
       // Asked for one job or one user, squeue's answer carries no update time.
