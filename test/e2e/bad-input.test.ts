@@ -62,6 +62,15 @@ describe('found by the fuzz test (test/e2e/fuzz-cli.test.ts)', () => {
     expect(r).toEqual({ exitCode: 1, stdout: '', stderr: 'tscontrol: error: too many arguments for keyword:ping\n' });
   });
 
+  it('tscontrol resume/suspend with ids that are not numbers: scontrol\'s line for each, without asking', async () => {
+    const r = await runBin('tscontrol', ['resume', 'abc', '1.0']);
+    expect(r).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr: 'Invalid job id specified for job abc\nInvalid job id specified for job 1.0\n',
+    });
+  });
+
   it('tsqueue -O with an unknown field and an unknown job: only the job\'s error, as squeue', async () => {
     const r = await runBin('tsqueue', ['-O', 'nosuch', '-j', '999']);
     expect(r).toEqual({ exitCode: 1, stdout: '', stderr: 'slurm_load_jobs error: Invalid job id specified\n' });

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { repoRoot, runBin, type BinResult, type RunOptions } from './run-bin.js';
 
 export const FUZZ_SEED = Number(process.env.TSLURM_FUZZ_SEED ?? 16_2026);
-export const FUZZ_RUNS = Number(process.env.TSLURM_FUZZ_RUNS ?? 24);
+export const FUZZ_RUNS = Number(process.env.TSLURM_FUZZ_RUNS ?? 16);
 
 /** One option of a command: its spellings and whether it takes a value. */
 export interface OptionSpec {
@@ -67,13 +67,13 @@ function optionUse(option: OptionSpec): fc.Arbitrary<string[]> {
 
 const STRAYS = ['--bogus', '-Z', '--', '-', '---', '--=', '-vvvv', '--help=x', '--cluster', '--cluster=/nonexistent.yaml'];
 
-/** Command lines of 1 to 4 option uses, sometimes with an unknown option or a stray word. */
-export function argvOf(options: readonly OptionSpec[], tail: fc.Arbitrary<string[]>): fc.Arbitrary<string[]> {
+/** Command lines of 1 to `most` option uses, sometimes with an unknown option or a stray word. */
+export function argvOf(options: readonly OptionSpec[], tail: fc.Arbitrary<string[]>, most = 4): fc.Arbitrary<string[]> {
   const use = fc.oneof(
     { arbitrary: fc.constantFrom(...options).chain(optionUse), weight: 9 },
     { arbitrary: fc.constantFrom(...STRAYS).map((s) => [s]), weight: 1 },
   );
-  return fc.tuple(fc.array(use, { minLength: 1, maxLength: 4 }), tail).map(([uses, end]) => [...uses.flat(), ...end]);
+  return fc.tuple(fc.array(use, { minLength: 1, maxLength: most }), tail).map(([uses, end]) => [...uses.flat(), ...end]);
 }
 
 /** Draws `runs` command lines with the fixed seed. */
@@ -82,10 +82,25 @@ export function drawArgvs(arb: fc.Arbitrary<string[]>, runs = FUZZ_RUNS, salt = 
 }
 
 /**
- * Lines Slurm 22.05 itself prints after a first error line, kept on purpose (each observed,
- * see /work/ref/cli-errors.txt): getopt's hint, the lists of valid states, scontrol update's
- * hint, srun's second line about a partition, sbatch's multi-line refusals of a script.
+ * Message lines Slurm 22.05 prints without the command's name, kept on purpose (each observed,
+ * see /work/ref/cli-errors.txt): getopt's hint, scancel's and scontrol's bare texts, the
+ * slurm_perror() lines, scontrol's per-job refusals.
  */
+const BARE_SLURM_LINES = [
+  /^Try "\S+ --help" for more information$/,
+  /^slurm_load_jobs error: /,
+  /^Invalid job state specified: /,
+  /^Valid job states are PENDING, RUNNING, and SUSPENDED$/,
+  /^No valid entity in update command$/,
+  /^Input line must include "NodeName", /,
+  /^Unknown job signal: /,
+  /^Invalid time specification \(pos=\d+\): /,
+  /^(Invalid job id specified|Unexpected message received|Job\/step already completing or completed|Access\/permission denied|Requested operation is presently disabled|Job is pending execution|Requested operation not supported on this job) for job /,
+  /^\S+: Invalid job id specified$/,
+  /^Node \S+ not found$/,
+];
+
+/** Lines Slurm prints after a first one about the same problem (observed, as above). */
 const SLURM_CONTINUATIONS = [
   /^Try "\S+ --help" for more information$/,
   /^\S+: error: Valid job states include: /,
@@ -93,14 +108,15 @@ const SLURM_CONTINUATIONS = [
   /^Valid job states are PENDING, RUNNING, and SUSPENDED$/,
   /^Input line must include "NodeName", /,
   /^\S+: error: Unable to allocate resources: Invalid partition name specified$/,
+  /^\S+: error: Invalid --[\w-]+ specification$/,
   /^\S+: error: line must start with #! followed by the path to an interpreter\.$/,
   /^\S+: error: For instance: #!\/bin\/sh$/,
   /^\S+: error: instead of expected UNIX line breaks/,
 ];
 
-// The program ran (or could not be executed): what follows is the step's outcome, a line per
-// node or task group as srun reports it, not a message about the command line.
-const STEP_OUTCOME = [/^tsstepd-\S+: /, /^\S+: error: \S+: tasks? [\d,-]+: /];
+// The program ran (or could not be executed): these lines are the step's outcome as srun and
+// slurmstepd report it, a line per node or task group.
+const STEP_OUTCOME = /^tsstepd-\S+: /;
 
 /** -vvv (or more) asks for stack traces. */
 function wantsStack(argv: readonly string[]): boolean {
@@ -114,28 +130,34 @@ function wantsStack(argv: readonly string[]): boolean {
 
 /**
  * What is wrong with one run, or undefined: a hang, `internal error`, a stack trace (unless
- * -vvv asked for one), a failure with nothing said, or a user error in more than one line
- * (beyond Slurm's own continuation lines).
+ * -vvv asked for one), a failure with nothing said, or a stderr line that is not a message
+ * (`<bin>: ...`, or one of Slurm's bare texts): a Node warning, a raw error, a usage dump.
+ * A bad command line gets one such line per problem it has.
  */
-export function verdict(argv: readonly string[], result: BinResult, expectSuccess: boolean): string | undefined {
+export function verdict(bin: string, argv: readonly string[], result: BinResult, expect: Expect): string | undefined {
+  const expectSuccess = expect === 'success';
   const lines = result.stderr.split('\n').filter((line) => line !== '');
+  const shown = () => lines.slice(0, 4).join(' | ');
   if (result.exitCode === -1) return 'did not finish in time';
-  if (result.stderr.includes('internal error')) return `internal error: ${lines.join(' | ')}`;
+  if (result.stderr.includes('internal error')) return `internal error: ${shown()}`;
   // With -vvv a stack trace is what was asked for, lines and all.
   if (wantsStack(argv)) return undefined;
-  if (/^\s+at .+:\d+:\d+\)?$/m.test(result.stderr)) return `stack trace: ${lines.slice(0, 3).join(' | ')}`;
-  if (expectSuccess) return result.exitCode === 0 ? undefined : `exit ${result.exitCode} for good input: ${lines.join(' | ')}`;
-  if (result.exitCode === 0) return undefined;
-  // Some of Slurm's failures are said on stdout (scontrol ping's `... is DOWN`).
-  if (lines.length === 0 && result.stdout === '') return `exit ${result.exitCode} with nothing said`;
-  if (lines.length === 0) return undefined;
-  if (lines.some((line) => STEP_OUTCOME.some((re) => re.test(line)))) return undefined;
-  // A cluster file is reported whole: one `file:line:col: ...` line per problem in it.
-  if (lines.every((line) => /^\S+: error: \S+:\d+:\d+: \S/.test(line))) return undefined;
-  const extra = lines.slice(1).filter((line) => !SLURM_CONTINUATIONS.some((re) => re.test(line)));
-  if (extra.length > 0) return `exit ${result.exitCode} with ${lines.length} lines: ${lines.slice(0, 4).join(' | ')}`;
+  if (/^\s+at .+:\d+:\d+\)?$/m.test(result.stderr)) return `stack trace: ${shown()}`;
+  if (expectSuccess) return result.exitCode === 0 ? undefined : `exit ${result.exitCode} for good input: ${shown()}`;
+  // Some of Slurm's failures are said on stdout only (scontrol ping's `... is DOWN`).
+  if (result.exitCode !== 0 && lines.length === 0 && result.stdout === '') return `exit ${result.exitCode} with nothing said`;
+  const odd = lines.find((line) => !line.startsWith(`${bin}: `) && !STEP_OUTCOME.test(line) && !BARE_SLURM_LINES.some((re) => re.test(line)));
+  if (odd !== undefined) return `exit ${result.exitCode}, a line that is not a message: ${JSON.stringify(odd.slice(0, 200))} in: ${shown()}`;
+  if (expect === 'one-problem') {
+    const said = lines.filter((line) => !STEP_OUTCOME.test(line));
+    const extra = said.slice(1).filter((line) => !SLURM_CONTINUATIONS.some((re) => re.test(line)));
+    if (extra.length > 0) return `exit ${result.exitCode} with ${said.length} lines for one option: ${shown()}`;
+  }
   return undefined;
 }
+
+/** What a run must do: succeed; fail in message lines; or, with one option used, in one line. */
+export type Expect = 'success' | 'failure-or-success' | 'one-problem';
 
 export interface FuzzFailure {
   command: string;
@@ -154,14 +176,14 @@ export function reproducer(bin: string, argv: readonly string[], env: Record<str
 export async function fuzzRuns(
   bin: string,
   argvs: readonly string[][],
-  options: { expectSuccess: boolean; run?: RunOptions; concurrency?: number },
+  options: { expect: Expect; run?: RunOptions; concurrency?: number },
 ): Promise<FuzzFailure[]> {
   const failures: FuzzFailure[] = [];
   const queue = [...argvs];
   const worker = async (): Promise<void> => {
     for (let argv = queue.shift(); argv !== undefined; argv = queue.shift()) {
       const result = await runBin(bin, argv, { timeout: 20_000, ...options.run });
-      const problem = verdict(argv, result, options.expectSuccess);
+      const problem = verdict(bin, argv, result, options.expect);
       if (problem) failures.push({ command: reproducer(bin, argv, options.run?.env), problem });
     }
   };

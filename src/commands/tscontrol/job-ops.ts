@@ -13,6 +13,13 @@ export async function jobOp(op: JobOp, words: readonly string[], cluster: string
   const absent = op === 'requeue' ? 'ESLURM_INVALID_JOB_ID' : 'SLURM_UNEXPECTED_MSG_ERROR';
   let status = 0;
   for (const id of ids) {
+    // scontrol reads the id with strtol: text that does not start as a number never reaches
+    // the controller (observed on Slurm 22.05: `scontrol resume abc`, `12x`, `1.0`).
+    if (!/^[+-]?\d+(_|$)/.test(id)) {
+      process.stderr.write(`Invalid job id specified for job ${id}\n`);
+      status = 1;
+      continue;
+    }
     try {
       await callController(cluster, op, { id }, (message) => `${message} for job ${id}`, absent);
     } catch (error) {
