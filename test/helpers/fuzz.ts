@@ -18,6 +18,9 @@ export interface OptionSpec {
   values?: readonly string[];
 }
 
+/** Most output one run may print (execa's maxBuffer kills the bin past it). */
+const OUTPUT_LIMIT = 4_000_000;
+
 // Values any option may meet: numbers at and past their limits, empty and blank text,
 // format and pattern characters, paths that do not exist, hostlists that explode.
 const HOSTILE = [
@@ -44,7 +47,7 @@ const text = fc.string({ maxLength: 12 }).filter((s) => !s.includes('\0'));
 /** A value for `option`: its own words, plausible ones, hostile ones or random text. */
 export function valueFor(option: OptionSpec): fc.Arbitrary<string> {
   return fc.oneof(
-    { arbitrary: fc.constantFrom(...(option.values ?? PLAUSIBLE)), weight: 3 },
+    { arbitrary: fc.constantFrom(...(option.values ?? PLAUSIBLE)), weight: option.values ? 6 : 3 },
     { arbitrary: fc.constantFrom(...PLAUSIBLE), weight: 2 },
     { arbitrary: fc.constantFrom(...HOSTILE), weight: 4 },
     { arbitrary: fc.integer({ min: -10, max: 100_000 }).map(String), weight: 1 },
@@ -138,7 +141,9 @@ export function verdict(bin: string, argv: readonly string[], result: BinResult,
   const expectSuccess = expect === 'success';
   const lines = result.stderr.split('\n').filter((line) => line !== '');
   const shown = () => lines.slice(0, 4).join(' | ');
-  if (result.exitCode === -1) return 'did not finish in time';
+  if (result.exitCode === -1) return 'did not finish in 20 s';
+  // Nothing these small clusters hold fills megabytes: a width or count was taken unbounded.
+  if (result.stdout.length >= OUTPUT_LIMIT) return `printed more than ${OUTPUT_LIMIT} characters`;
   if (result.stderr.includes('internal error')) return `internal error: ${shown()}`;
   // With -vvv a stack trace is what was asked for, lines and all.
   if (wantsStack(argv)) return undefined;
@@ -182,7 +187,8 @@ export async function fuzzRuns(
   const queue = [...argvs];
   const worker = async (): Promise<void> => {
     for (let argv = queue.shift(); argv !== undefined; argv = queue.shift()) {
-      const result = await runBin(bin, argv, { timeout: 20_000, ...options.run });
+      // Bounded: a bin that prints without end (a 10^8-wide column) must not take the test down.
+      const result = await runBin(bin, argv, { timeout: 20_000, maxBuffer: OUTPUT_LIMIT, ...options.run });
       const problem = verdict(bin, argv, result, options.expect);
       if (problem) failures.push({ command: reproducer(bin, argv, options.run?.env), problem });
     }

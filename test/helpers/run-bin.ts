@@ -23,6 +23,8 @@ export interface RunOptions {
   cwd?: string;
   input?: string;
   timeout?: number;
+  /** Most bytes kept of stdout and of stderr (execa's maxBuffer): past it the bin is killed. */
+  maxBuffer?: number;
 }
 
 /** A user's environment without our own settings, plus a private state directory. */
@@ -44,6 +46,7 @@ export async function runBin(bin: string, args: readonly string[], options: RunO
     cwd: options.cwd ?? repoRoot,
     input: options.input ?? '',
     timeout: options.timeout ?? 30_000,
+    ...(options.maxBuffer !== undefined && { maxBuffer: options.maxBuffer }),
     stripFinalNewline: false,
     env: binEnv(options),
   });
