@@ -108,7 +108,7 @@ async function dispatch(bin: string, command: string, words: string[], options: 
     return jobOp(verb, words, options.cluster);
   }
   // scontrol 22.05: "too many arguments for keyword:ping" (exit 1), before asking anything.
-  if (verb === 'ping' && words.length > 0) throw new UserError('too many arguments for keyword:ping');
+  if (verb === 'ping' && words.length > 0) throw new UserError('too many arguments for keyword:ping', { bare: true });
   if (verb === 'reconfigure') {
     const { reconfigure } = await import('./job-ops.js');
     return reconfigure(options.cluster);
