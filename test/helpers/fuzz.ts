@@ -101,7 +101,10 @@ const BARE_SLURM_LINES = [
   /^(Invalid job id specified|Unexpected message received|Job\/step already completing or completed|Access\/permission denied|Requested operation is presently disabled|Job is pending execution|Requested operation not supported on this job) for job /,
   /^\S+: Invalid job id specified$/,
   /^Node \S+ not found$/,
-  /^too many arguments for keyword:\S+$/,
+  /^too (many|few) arguments for keyword:\S+$/,
+  /^invalid (keyword|entity|write argument)/,
+  /^"[^"]*" does not look like a jobid$/,
+  /^Invalid job_id /,
 ];
 
 /** Lines Slurm prints after a first one about the same problem (observed, as above). */
