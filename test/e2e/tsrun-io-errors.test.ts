@@ -66,6 +66,6 @@ describe('-D with a directory that cannot be entered', () => {
     const out = path.join(scratch(), 'job.out');
     const r = await runBin('tsbatch', ['--cluster', oneNode, '--wait', '-D', '/nonexistent/dir', '-o', out, '--wrap', 'pwd']);
     expect(r.exitCode).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe(`slurmstepd: error: ${line('/nonexistent/dir', 'No such file or directory')}\n/tmp\n`);
+    expect(readFileSync(out, 'utf8')).toBe(`slurmstepd-node1: error: ${line('/nonexistent/dir', 'No such file or directory')}\n/tmp\n`);
   });
 });
