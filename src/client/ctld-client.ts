@@ -9,6 +9,8 @@ import path from 'node:path';
 import { UserError } from '../core/errors.js';
 import { errnoValue, type ErrnoName } from '../core/errno.js';
 import { request, type RpcResponse } from '../protocol/rpc.js';
+import type { CtldBody, CtldOp } from '../protocol/ctld-messages.js';
+import type { StepdBody, StepdOp } from '../protocol/stepd-messages.js';
 import { connectEndpoint, type Endpoint } from '../net/endpoint.js';
 import { JsonLink } from '../net/json-link.js';
 import type { MessageAuth } from '../net/message-auth.js';
@@ -29,6 +31,12 @@ export class ConnectionLost extends UserError {
 
 /** A controller to talk to: the path of its Unix socket, or a TCP controller (controller-target.ts). */
 export type CtldTarget = string | { endpoint: Endpoint; auth: MessageAuth };
+
+/** What a request may carry: the body its schema describes (the daemon checks it on receipt). */
+type Bodies = { [K in CtldOp]: CtldBody<K> } & { [K in StepdOp]: StepdBody<K> };
+type Op = CtldOp | StepdOp;
+/** `[op, body]`, the body optional only where the schema allows none. */
+export type CallArgs = { [K in Op]: undefined extends Bodies[K] ? [op: K, body?: Bodies[K]] : [op: K, body: Bodies[K]] }[Op];
 
 export class CtldClient {
   private nextId = 1;
@@ -76,7 +84,7 @@ export class CtldClient {
   }
 
   /** Sends a request; a refusal becomes a UserError with the controller's text and errno. */
-  async call<T>(op: string, body?: unknown): Promise<T> {
+  async call<T>(...[op, body]: CallArgs): Promise<T> {
     const id = this.nextId++;
     // A request on a connection already lost would wait for ever.
     if (this.lostConnection) throw new ConnectionLost();

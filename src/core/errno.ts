@@ -30,6 +30,7 @@ const table = {
   ESLURM_JOB_SCRIPT_MISSING: [2009, 'Job script not specified'],
   ESLURM_USER_ID_MISSING: [2010, 'Invalid user id'],
   ESLURM_DUPLICATE_JOB_ID: [2011, 'Duplicate job id'],
+  ESLURM_PATHNAME_TOO_LONG: [2012, 'Pathname of a file, directory or other parameter too long'],
   ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE: [2014, 'Requested node configuration is not available'],
   ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE: [2015, 'Requested partition configuration not available now'],
   ESLURM_NODES_BUSY: [2016, 'Requested nodes are busy'],

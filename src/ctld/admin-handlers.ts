@@ -18,40 +18,22 @@ import type { AdminState } from './node-states.js';
 import { findJobs } from './rpc-handlers.js';
 import { resumeJob, selectRefusal, suspendJob } from './suspend.js';
 import { resizeJob, type ResizedAllocation } from './resize.js';
-import { updatePartition, type PartitionUpdate } from './partition-updates.js';
+import { updatePartition } from './partition-updates.js';
 import { parseDependency } from '../core/dependency-spec.js';
 
-interface Caller {
-  userId: number;
-}
+import type { CtldBody, JobUpdate } from '../protocol/ctld-messages.js';
+import type { CtldHandlers } from './rpc-handlers.js';
 
-/** A TimeLimit change: a new limit, or minutes to add or take away (`+5`, `-5`). */
-export interface TimeLimitChange {
-  op: 'set' | 'add' | 'sub';
-  minutes: number;
-}
+type AdminOps = 'cluster_info' | 'update_node' | 'update_job' | 'batch_script' | 'update_partition' | 'suspend' | 'resume' | 'requeue' | 'reconfigure';
 
-export interface JobUpdate {
-  timeLimit?: TimeLimitChange;
-  partition?: string;
-  name?: string;
-  /** Comment=; '' clears it. */
-  comment?: string;
-  /** Dependency= as given; '' clears it (pending jobs only). */
-  dependency?: string;
-  /** NumNodes=: shrink a running job to this many nodes. */
-  numNodes?: number;
-}
-
-
-export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Scheduler): Record<string, (body: never) => Promise<unknown>> {
+export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Scheduler): Pick<CtldHandlers, AdminOps> {
   return {
     cluster_info: async () => {
       await ctl.nodeinfoSetAll();
       return liveClusterInfo(ctl);
     },
 
-    update_node: async (body: Caller & { nodes: string; state?: string; reason?: string }) => {
+    update_node: async (body) => {
       ctl.nodesChanged();
       await updateNodes(ctl, batch, body);
       scheduler.kick();
@@ -59,7 +41,7 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
     },
 
     /** scontrol write batch_script: the script a batch job was submitted with (its owner or root). */
-    batch_script: async (body: Caller & { id: string }) => {
+    batch_script: async (body) => {
       const job = findJobs(ctl, body.id)[0]!;
       checkOwner(job, body.userId);
       if (job.desc.interactive !== undefined) throw UserError.fromErrno('ESLURM_JOB_SCRIPT_MISSING');
@@ -67,13 +49,13 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
     },
 
     /** Body: PartitionUpdate (partition-updates.ts). */
-    update_partition: async (body: Caller & PartitionUpdate) => {
+    update_partition: async (body) => {
       updatePartition(ctl, body);
       scheduler.kick();
       return {};
     },
 
-    update_job: async (body: Caller & { id: string; update: JobUpdate }) => {
+    update_job: async (body) => {
       const resized: ResizedAllocation[] = [];
       for (const job of findJobs(ctl, body.id)) {
         await updateJob(ctl, job, body.update, body.userId);
@@ -83,7 +65,7 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
       return { resized };
     },
 
-    suspend: async (body: Caller & { id: string }) => {
+    suspend: async (body) => {
       for (const job of suspendable(ctl, body)) {
         const base = job.record.job_state & JOB_STATE_BASE;
         // Suspending a suspended job is quietly nothing (observed on Slurm 22.05).
@@ -97,7 +79,7 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
       return {};
     },
 
-    resume: async (body: Caller & { id: string }) => {
+    resume: async (body) => {
       for (const job of suspendable(ctl, body)) {
         if (isFinished(job.record.job_state) || job.killCause !== undefined) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
         if ((job.record.job_state & JOB_STATE_BASE) !== JOB_SUSPENDED) throw UserError.fromErrno('ESLURM_JOB_NOT_SUSPENDED');
@@ -109,7 +91,7 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
       return {};
     },
 
-    requeue: async (body: Caller & { id: string }) => {
+    requeue: async (body) => {
       for (const job of findJobs(ctl, body.id)) {
         checkOwner(job, body.userId);
         const base = job.record.job_state & JOB_STATE_BASE;
@@ -153,7 +135,7 @@ async function requeueFinished(ctl: Controller, job: CtldJob): Promise<void> {
 
 // scontrol suspend/resume: an unknown job is SLURM_UNEXPECTED_MSG_ERROR (observed on 22.05);
 // only root may suspend.
-function suspendable(ctl: Controller, body: Caller & { id: string }): CtldJob[] {
+function suspendable(ctl: Controller, body: CtldBody<'suspend'>): CtldJob[] {
   let jobs: CtldJob[];
   try {
     jobs = findJobs(ctl, body.id);
@@ -168,7 +150,7 @@ function suspendable(ctl: Controller, body: Caller & { id: string }): CtldJob[] 
  * Applies a node update to each node named, in order. As slurmctld's update_node(), the nodes
  * before an unknown one are updated and the request then fails with ESLURM_INVALID_NODE_NAME.
  */
-async function updateNodes(ctl: Controller, batch: BatchJobs, body: Caller & { nodes: string; state?: string; reason?: string }): Promise<void> {
+async function updateNodes(ctl: Controller, batch: BatchJobs, body: CtldBody<'update_node'>): Promise<void> {
   let names: string[];
   try {
     names = expandHostlist(body.nodes);
@@ -183,7 +165,7 @@ async function updateNodes(ctl: Controller, batch: BatchJobs, body: Caller & { n
   }
 }
 
-function nextState(current: Readonly<AdminState>, body: Caller & { state?: string; reason?: string }, now: number): AdminState {
+function nextState(current: Readonly<AdminState>, body: CtldBody<'update_node'>, now: number): AdminState {
   const next: AdminState = { ...current };
   const setReason = (): void => {
     if (body.reason === undefined) return;

@@ -100,9 +100,9 @@ export function batchEnv(job: CtldJob, facts: BatchEnvFacts): string[] {
 
 /** What SLURM_TASKS_PER_NODE depends on: the job's -n, --ntasks-per-node and -c. */
 export interface TaskCountRequest {
-  ntasks: number | undefined;
-  ntasksPerNode: number | undefined;
-  cpusPerTask: number | undefined;
+  ntasks?: number | undefined;
+  ntasksPerNode?: number | undefined;
+  cpusPerTask?: number | undefined;
 }
 
 /**

@@ -20,6 +20,7 @@ import type { Scheduler } from './daemon.js';
 import { takeJobIds } from './id-counters.js';
 import type { CtldJob, KillCause } from './job.js';
 import type { RpcConnection } from './rpc-server.js';
+import type { CtldHandlers } from './rpc-handlers.js';
 import { checkSubmission, newJob, nextPriority, submitJob, type SubmitAnswer } from './submit-job.js';
 
 /** What tsrun runs its step on. */
@@ -306,18 +307,17 @@ function isTsrun(pid: number): boolean {
 }
 
 /** The requests tsrun sends (registered in controllerHandlers). */
-export function interactiveHandlers(batch: BatchJobs) {
+export function interactiveHandlers(batch: BatchJobs): Pick<CtldHandlers, 'allocate' | 'allocation' | 'attach' | 'watch' | 'complete'> {
   const jobs = (): InteractiveJobs => {
     if (!batch.interactive) throw new Error('interactive jobs are not set up');
     return batch.interactive;
   };
   return {
-    allocate: async (body: { desc: JobDescriptor; testOnly?: boolean }, connection?: RpcConnection) =>
-      jobs().allocate(body.desc, body.testOnly === true, connection!),
-    allocation: async (body: { jobId: number }) => jobs().allocation(body.jobId),
-    attach: async (body: { jobId: number }, connection?: RpcConnection) => jobs().attach(body.jobId, connection!),
-    watch: async (body: { jobId: number }) => jobs().watch(body.jobId),
-    complete: async (body: { jobId: number; status: number }) => {
+    allocate: async (body, connection) => jobs().allocate(body.desc, body.testOnly === true, connection),
+    allocation: async (body) => jobs().allocation(body.jobId),
+    attach: async (body, connection) => jobs().attach(body.jobId, connection),
+    watch: async (body) => jobs().watch(body.jobId),
+    complete: async (body) => {
       await jobs().complete(body.jobId, body.status);
       return {};
     },

@@ -8,26 +8,17 @@ import { UserError } from '../core/errors.js';
 import { DEFAULT_SLURMD_TIMEOUT } from '../config/types.js';
 import { connectEndpoint } from '../net/endpoint.js';
 import type { MessageAuth } from '../net/message-auth.js';
-import { CtldClient } from '../client/ctld-client.js';
-import type { BatchResult } from '../stepd/batch-spec.js';
+import { CtldClient, type CallArgs } from '../client/ctld-client.js';
+import type { NodeRegistration } from '../protocol/node-messages.js';
 import type { BatchJobs } from './batch-jobs.js';
 import type { Controller } from './controller.js';
 import { applyNodeState } from './node-ops.js';
-import type { Handler, RpcConnection } from './rpc-server.js';
+import type { RpcConnection } from './rpc-server.js';
+import type { CtldHandlers } from './rpc-handlers.js';
 
 export const NOT_RESPONDING = 'Not responding';
 
-export interface NodeRegistration {
-  node: string;
-  /** Where its daemon takes launch requests. */
-  host: string;
-  port: number;
-  cpus: number;
-  realMemory: number;
-  pid: number;
-  /** The batch steps the daemon runs, with the launch (requeue count) each belongs to. */
-  batchJobs?: Array<{ jobId: number; gen: number }>;
-}
+export type { NodeRegistration };
 
 export interface RegisterAnswer {
   heartbeatSeconds: number;
@@ -82,12 +73,12 @@ export class NodeDaemons {
   }
 
   /** A request to a node's daemon (batch launch, kill, signal); rejects when it cannot be reached. */
-  async send<T>(name: string, op: string, body: unknown): Promise<T> {
+  async send<T>(name: string, ...[op, body]: CallArgs): Promise<T> {
     const address = this.addressOf(name);
     if (!address || !this.auth) throw new Error(`node ${name} has no daemon registered`);
     const client = await CtldClient.connect({ host: address.host, port: address.port }, this.auth);
     try {
-      return await client.call<T>(op, body);
+      return await client.call<T>(...([op, body] as CallArgs));
     } finally {
       client.close();
     }
@@ -207,19 +198,20 @@ function slurmUser(): number {
   return process.getuid?.() ?? 0;
 }
 
-export function nodeDaemonHandlers(batch: () => BatchJobs): Record<string, Handler> {
+type NodeDaemonOps = 'node-register' | 'node-heartbeat' | 'node-addresses' | 'batch-complete' | 'node-unreachable';
+
+export function nodeDaemonHandlers(batch: () => BatchJobs): Pick<CtldHandlers, NodeDaemonOps> {
   const daemons = (): NodeDaemons => batch().daemons!;
   return {
-    'node-register': async (body, connection) => daemons().register(body as NodeRegistration, connection),
-    'node-heartbeat': async (body) => daemons().heartbeat((body as { node: string }).node),
-    'node-addresses': async (body) => (body as { names: string[] }).names.map((name) => daemons().addressOf(name) ?? null),
+    'node-register': async (body, connection) => daemons().register(body, connection),
+    'node-heartbeat': async (body) => daemons().heartbeat(body.node),
+    'node-addresses': async (body) => body.names.map((name) => daemons().addressOf(name) ?? null),
     'batch-complete': async (body) => {
-      const b = body as { node: string; jobId: number; gen: number; result: BatchResult | null };
-      await batch().remoteEnded(b.node, b.jobId, b.gen, b.result);
+      await batch().remoteEnded(body.node, body.jobId, body.gen, body.result);
       return {};
     },
     'node-unreachable': async (body) => {
-      await daemons().reportUnreachable((body as { node: string }).node);
+      await daemons().reportUnreachable(body.node);
       return {};
     },
   };

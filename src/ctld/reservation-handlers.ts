@@ -8,18 +8,15 @@ import { INFINITE } from '../core/slurm-constants.js';
 import { uidForName } from '../core/users.js';
 import { NODE_STATE_BASE, NODE_STATE_DOWN, NODE_STATE_DRAIN, NODE_STATE_FUTURE, type Bitstr } from '../plugin-api/records.js';
 import type { ReservationRequest, ReservationView, ResvFlag } from '../protocol/reservation.js';
+import type { CtldHandlers } from './rpc-handlers.js';
 import type { Controller } from './controller.js';
 import type { Scheduler } from './daemon.js';
 import type { Reservation } from './reservations.js';
 
-interface Caller {
-  userId: number;
-}
-
 /** Durations beyond this count as UNLIMITED (Slurm makes such a reservation last a year). */
 const YEAR = 365 * 24 * 3600;
 
-export function reservationHandlers(ctl: Controller, scheduler: Scheduler): Record<string, (body: never) => Promise<unknown>> {
+export function reservationHandlers(ctl: Controller, scheduler: Scheduler): Pick<CtldHandlers, 'resv_list' | 'resv_create' | 'resv_update' | 'resv_delete'> {
   const resvs = ctl.reservations;
   return {
     resv_list: async (): Promise<ReservationView[]> => {
@@ -27,7 +24,7 @@ export function reservationHandlers(ctl: Controller, scheduler: Scheduler): Reco
       return resvs.list().map((r) => resvs.view(r));
     },
 
-    resv_create: async (body: Caller & { request: ReservationRequest }) => {
+    resv_create: async (body) => {
       checkAdmin(body.userId);
       const req = body.request;
       const users = checkUsers(req.users ?? []);
@@ -50,7 +47,7 @@ export function reservationHandlers(ctl: Controller, scheduler: Scheduler): Reco
       return { name };
     },
 
-    resv_update: async (body: Caller & { request: ReservationRequest }) => {
+    resv_update: async (body) => {
       checkAdmin(body.userId);
       const req = body.request;
       const old = resvs.get(req.name ?? '');
@@ -76,7 +73,7 @@ export function reservationHandlers(ctl: Controller, scheduler: Scheduler): Reco
       return {};
     },
 
-    resv_delete: async (body: Caller & { name: string }) => {
+    resv_delete: async (body) => {
       checkAdmin(body.userId);
       const resv = resvs.get(body.name);
       if (resv === undefined) throw UserError.fromErrno('ESLURM_RESERVATION_INVALID');

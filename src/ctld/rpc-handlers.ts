@@ -4,35 +4,38 @@ import { constants } from 'node:os';
 import { UserError } from '../core/errors.js';
 import { isFinished } from '../core/job-state.js';
 import { JOB_PENDING, JOB_STATE_BASE } from '../plugin-api/records.js';
-import type { JobDescriptor } from '../protocol/job-desc.js';
+import { CTLD_BODIES, type SignalScopeName } from '../protocol/ctld-messages.js';
 import type { BatchJobs } from './batch-jobs.js';
 import type { Controller } from './controller.js';
 import type { Scheduler } from './daemon.js';
 import type { CtldJob } from './job.js';
 import { jobView } from './job-view.js';
-import type { Handler } from './rpc-server.js';
+import { routes, type HandlerTable, type Route, type RpcConnection } from './rpc-server.js';
 import { submitJob } from './submit-job.js';
 import { interactiveHandlers } from './interactive-jobs.js';
 import { adminHandlers } from './admin-handlers.js';
-import { stepHandlers } from './step-registry.js';
+import { stepHandlers, type StepView } from './step-registry.js';
 import { nodeDaemonHandlers } from './node-daemons.js';
 import { reservationHandlers } from './reservation-handlers.js';
 
 const { SIGKILL } = constants.signals;
 
-interface Caller {
-  /** The requesting user (auth/none: as the client says; the socket is the owner's only). */
-  userId: number;
-}
+/** A handler for each request of CTLD_BODIES, given the body its schema checked. */
+export type CtldHandlers = HandlerTable<typeof CTLD_BODIES>;
 
 /**
  * Where scancel -s sends a signal (Slurm 22.05, observed: /work/ref/signals.txt): a batch job's
  * steps only (the default), its batch shell alone (`batch`, -b), or the batch shell, all it
  * started and the steps (`full`, -f). SIGKILL goes everywhere, as in Slurm.
  */
-export type SignalScope = 'steps' | 'batch' | 'full';
+export type SignalScope = SignalScopeName;
 
-export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler: Scheduler, shutdown: () => void): Map<string, Handler> {
+/** The connection of a request the controller makes of itself. */
+const internal: RpcConnection = { onClose: () => {}, peer: 'local' };
+
+// A request's `userId` is the requesting user (auth/none: as the client says; the socket is
+// the owner's only; on TCP the credential's).
+export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler: Scheduler, shutdown: () => void): Map<string, Route> {
   const steps = stepHandlers(ctl);
   // scancel -s of a job: its batch step as `scope` says, then every step it runs.
   const signalJob = async (job: CtldJob, signal: number, scope: SignalScope, userId: number): Promise<void> => {
@@ -40,27 +43,28 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
     if (batch.holdsNoScript(job)) return batch.signal(job, signal);
     await batch.signal(job, signal, true, everywhere ? 'all' : scope === 'batch' ? 'shell' : 'none');
     if (scope === 'batch' && !everywhere) return;
-    const ids = (await steps.steps({ id: String(job.record.job_id) })).steps.filter((step) => typeof step.stepId === 'number');
-    if (ids.length > 0) await steps['step-cancel']({ ids: ids.map((step) => `${job.record.job_id}.${step.stepId}`), userId, signal });
+    const listed = (await steps.steps({ id: String(job.record.job_id) }, internal)) as { steps: StepView[] };
+    const ids = listed.steps.filter((step) => typeof step.stepId === 'number');
+    if (ids.length > 0) await steps['step-cancel']({ ids: ids.map((step) => `${job.record.job_id}.${step.stepId}`), userId, signal }, internal);
   };
-  const handlers: Record<string, (body: never) => Promise<unknown>> = {
+  const handlers: CtldHandlers = {
     ping: async () => ({ pid: process.pid, cluster: ctl.options.config.clusterName, jobs: ctl.jobs.size }),
 
-    submit: async (body: { desc: JobDescriptor; testOnly: boolean }) => {
-      const answer = await submitJob(ctl, body.desc, body.testOnly);
+    submit: async (body) => {
+      const answer = await submitJob(ctl, body.desc, body.testOnly === true);
       if (!body.testOnly) scheduler.kick();
       return answer;
     },
 
     /** Resolves when every job named has ended; answers their final views. */
-    wait: async (body: { ids: string[] }) => {
+    wait: async (body) => {
       const jobs = body.ids.flatMap((id) => findJobs(ctl, id));
       await ctl.whenFinished(jobs);
       return jobs.map((job) => jobView(ctl, job));
     },
 
     /** `details`: with what `scontrol -d` shows (job-details.ts). */
-    jobs: async (body: { ids?: string[]; details?: boolean }) => {
+    jobs: async (body) => {
       const jobs = body?.ids ? body.ids.flatMap((id) => findJobs(ctl, id)) : [...ctl.jobs.values()];
       if (body?.details !== true) return jobs.map((job) => jobView(ctl, job));
       const { jobDetails } = await import('./job-details.js');
@@ -71,7 +75,7 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
      * Cancels (or signals) each job named; answers per id, as scancel reports per id. A job
      * already ending is Slurm's ESLURM_ALREADY_DONE.
      */
-    cancel: async (body: Caller & { ids: string[]; signal?: number; scope?: SignalScope }) => {
+    cancel: async (body) => {
       const results: Array<{ id: string; error?: { message: string; code?: string } }> = [];
       for (const id of body.ids) {
         try {
@@ -92,7 +96,7 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
       return { results };
     },
 
-    hold: async (body: Caller & { ids: string[]; admin?: boolean }) => {
+    hold: async (body) => {
       for (const job of body.ids.flatMap((id) => findJobs(ctl, id))) {
         checkOwner(job, body.userId);
         if ((job.record.job_state & JOB_STATE_BASE) !== JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_NOT_PENDING');
@@ -104,7 +108,7 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
       return {};
     },
 
-    release: async (body: Caller & { ids: string[] }) => {
+    release: async (body) => {
       for (const job of body.ids.flatMap((id) => findJobs(ctl, id))) {
         checkOwner(job, body.userId);
         if ((job.record.job_state & JOB_STATE_BASE) !== JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_NOT_PENDING');
@@ -133,7 +137,7 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
       return {};
     },
   };
-  return new Map(Object.entries(handlers) as Array<[string, Handler]>);
+  return routes(CTLD_BODIES, handlers);
 }
 
 /** The jobs an id names; an unknown id is Slurm's "Invalid job id specified". */

@@ -2,16 +2,19 @@
 // (protocol/rpc.ts), each request handled by name, its answer (or its refusal, with Slurm's
 // errno) sent back with its id. A request may take long (`wait`); others on the same
 // connection are answered meanwhile. On TCP every message is sealed and opened by the auth
-// plugin; a message whose credential is refused is logged and not acted on.
+// plugin; a message whose credential is refused is logged and not acted on. Every body is
+// checked against its request's schema before its handler runs (protocol/check-body.ts).
 //
 // What a peer may cost before it authenticates is bounded (net/input-limits.ts): each listener
 // takes so many connections, so many of them not yet authenticated, each of those for so long
 // and with so many bytes buffered, all of them together within one budget; a connection whose
 // first message is refused is answered and closed. Each cut is one log line.
 import net from 'node:net';
+import type * as v from 'valibot';
 import { chmodSync, rmSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import { checkBody } from '../protocol/check-body.js';
 import { answer, failure, versionProblem, type RpcRequest } from '../protocol/rpc.js';
 import { JsonLink } from '../net/json-link.js';
 import type { MessageAuth, PeerIdentity } from '../net/message-auth.js';
@@ -29,7 +32,23 @@ export interface RpcConnection {
   peer: string;
 }
 
-export type Handler = (body: unknown, connection?: RpcConnection) => Promise<unknown>;
+export type Handler = (body: unknown, connection: RpcConnection) => Promise<unknown>;
+
+/** A request the server takes: the schema its body must pass, and its handler. */
+export interface Route {
+  body: v.GenericSchema;
+  handle: Handler;
+}
+
+/** One handler per request of `bodies`, each given the body its schema produced. */
+export type HandlerTable<T extends Record<string, v.GenericSchema>> = {
+  [K in keyof T]: (body: v.InferOutput<T[K]>, connection: RpcConnection) => Promise<unknown>;
+};
+
+/** The routes of a request table and its handlers. */
+export function routes<T extends Record<string, v.GenericSchema>>(bodies: T, handlers: HandlerTable<T>): Map<string, Route> {
+  return new Map(Object.keys(bodies).map((op) => [op, { body: bodies[op]!, handle: handlers[op] as Handler }]));
+}
 
 export class RpcServer {
   private readonly servers: net.Server[] = [];
@@ -42,7 +61,7 @@ export class RpcServer {
   private readonly refusedLog: RateLimitedLog;
 
   constructor(
-    private readonly handlers: ReadonlyMap<string, Handler>,
+    private readonly routes: ReadonlyMap<string, Route>,
     private readonly log: Logger,
     limits: InputLimits = inputLimits(),
   ) {
@@ -167,11 +186,12 @@ export class RpcServer {
       this.log.error(`rpc: ${problem}; request refused`);
       return void link.send(failure(id, { message: problem, code: 'SLURM_PROTOCOL_VERSION_ERROR' }));
     }
-    const handler = this.handlers.get(message.op);
-    if (!handler) return void link.send(failure(id, { message: `unknown request "${String(message.op)}"` }));
+    const route = this.routes.get(message.op);
+    if (!route) return void link.send(failure(id, { message: `unknown request "${String(message.op)}"` }));
     try {
-      const body = connection.identity ? withIdentity(message.body, connection.identity) : message.body;
-      await link.send(answer(id, await handler(body, connection)));
+      const claimed = connection.identity ? withIdentity(message.body, connection.identity) : message.body;
+      const body = checkBody(message.op, route.body, claimed);
+      await link.send(answer(id, await route.handle(body, connection)));
     } catch (error) {
       if (error instanceof UserError) {
         void link.send(failure(id, { message: error.message, code: error.code, exitCode: error.exitCode }));

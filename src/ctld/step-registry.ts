@@ -13,24 +13,10 @@ import type { Controller } from './controller.js';
 import type { CtldJob } from './job.js';
 import { jobView } from './job-view.js';
 import type { RpcConnection } from './rpc-server.js';
+import type { StepStart } from '../protocol/step-messages.js';
+import type { CtldHandlers } from './rpc-handlers.js';
 
-/** What a tsrun tells the controller of its step. */
-export interface StepStart {
-  jobId: number;
-  stepId: number;
-  name: string;
-  /** The step's nodes (hostlist) and how many. */
-  nodes: string;
-  nodeCount: number;
-  ntasks: number;
-  cpus: number;
-  /** Minutes, or INFINITE. */
-  timeLimit: number;
-  /** scontrol's Dist= word: Cyclic, Block, ... */
-  dist: string;
-  host: string;
-  pid: number;
-}
+export type { StepStart };
 
 /** A step as `steps` answers it: a registered one, or a running batch job's `batch` step. */
 export interface StepView {
@@ -193,21 +179,21 @@ function parseStepId(text: string): { jobId: number; stepId?: number | 'batch' }
 }
 
 /** The step requests (registered in controllerHandlers). */
-export function stepHandlers(ctl: Controller) {
+export function stepHandlers(ctl: Controller): Pick<CtldHandlers, 'step-start' | 'step-end' | 'step-watch' | 'steps' | 'step-cancel'> {
   const registry = new StepRegistry(ctl);
   return {
-    'step-start': async (body: StepStart, connection?: RpcConnection) => registry.start(body, connection!),
-    'step-end': async (body: { jobId: number; stepId: number; exitStatus: number }) => {
+    'step-start': async (body, connection) => registry.start(body, connection),
+    'step-end': async (body) => {
       registry.end(body.jobId, body.stepId);
       // slurmctld keeps the highest step status as the job's derived exit code.
       const job = ctl.jobs.get(body.jobId);
       if (job && Number.isInteger(body.exitStatus) && body.exitStatus > (job.derivedExitStatus ?? 0)) job.derivedExitStatus = body.exitStatus;
       return {};
     },
-    'step-watch': async (body: { jobId: number; stepId: number }) => registry.watch(body.jobId, body.stepId),
-    steps: async (body: { id?: string }) => ({ steps: registry.list(body?.id) }),
+    'step-watch': async (body) => registry.watch(body.jobId, body.stepId),
+    steps: async (body) => ({ steps: registry.list(body?.id) }),
     /** Answers per id, as the `cancel` request does. */
-    'step-cancel': async (body: { ids: string[]; userId: number; signal?: number }) => {
+    'step-cancel': async (body) => {
       const results: Array<{ id: string; error?: { message: string; code?: string } }> = [];
       for (const id of body.ids) {
         try {

@@ -4,41 +4,12 @@
 // (srun's I/O and exit messages). Plain data; the launch request is sealed by the auth plugin
 // like every TCP message, and each I/O connection is opened with a sealed hello carrying the
 // step's key.
-import type { PluginSettings } from '../plugin-host/create.js';
-import type { NodeLaunchSpec, StepFacts } from '../stepd/launch-spec.js';
+import type { LaunchRequest, RemoteLaunch } from './stepd-messages.js';
 import type { TaskExit } from '../core/exit-status.js';
 
-/** One node's part of the step and where its daemon listens. */
-export interface RemoteNode {
-  name: string;
-  host: string;
-  port: number;
-  spec: Pick<NodeLaunchSpec, 'nodeId' | 'cpusOnNode' | 'gpus' | 'argv' | 'stdin'>;
-}
-
-export interface RemoteLaunch {
-  step: StepFacts;
-  cwd: string;
-  env: string[];
-  killWaitSeconds: number;
-  /** The plugins the step runs with (the daemon loads the same ones tsrun named). */
-  plugins: PluginSettings;
-  /** The step is its job's only one (tsrun made the job): the job's container ends with it. */
-  endsJob: boolean;
-  /** Every node of the step, in node-id order. */
-  nodes: RemoteNode[];
-  /** tsrun's I/O listener and the key each node's hello must carry. */
-  io: { host: string; port: number; key: string };
-  treeWidth: number;
-  /** Who runs the tasks: the credential's user (a forwarding daemon passes it on). */
-  user?: { uid: number; gid: number };
-}
-
-/** The `launch` request to one daemon: it runs `nodes[span[0]]` and forwards the rest of the span. */
-export interface LaunchRequest {
-  launch: RemoteLaunch;
-  span: [start: number, end: number];
-}
+// The launch request and its parts are described in protocol/stepd-messages.ts.
+export type { LaunchRequest, RemoteLaunch };
+export type RemoteNode = RemoteLaunch['nodes'][number];
 
 export interface NodeLaunchResult {
   node: string;

@@ -1,5 +1,7 @@
 // An advance reservation as the controller keeps it and reports it (scontrol show reservation),
-// and the Key=Value request tscontrol sends to create or change one. Plain JSON.
+// and the Key=Value request tscontrol sends to create or change one (a schema, checked on receipt).
+import * as v from 'valibot';
+import { count, minutes, text, textList, unixTime } from './schema-kit.js';
 
 /** The reservation flags tslurm honours, in the order scontrol prints them. */
 export const RESV_FLAGS = ['MAINT', 'OVERLAP', 'IGNORE_JOBS', 'SPEC_NODES', 'ALL_NODES'] as const;
@@ -23,20 +25,23 @@ export interface ReservationView {
 }
 
 /** What `create` and `update` send: only the keys the command line named. */
-export interface ReservationRequest {
-  name?: string;
+export const ReservationRequestSchema = v.strictObject({
+  /** slurmctld's bound on names (as a job's reservation). */
+  name: v.optional(text(1024)),
   /** Unix seconds. */
-  start?: number;
-  end?: number;
-  /** Minutes. */
-  duration?: number;
+  start: v.optional(unixTime),
+  end: v.optional(unixTime),
+  /** Minutes, or INFINITE. */
+  duration: v.optional(minutes),
   /** A hostlist, or ALL. */
-  nodes?: string;
-  nodeCnt?: number;
-  partition?: string;
-  users?: string[];
-  accounts?: string[];
+  nodes: v.optional(text(64 * 1024)),
+  nodeCnt: v.optional(count(1)),
+  partition: v.optional(text(1024)),
+  users: v.optional(textList(1024)),
+  accounts: v.optional(textList(1024)),
   /** Flags to set; `update` may also name flags to clear. */
-  flags?: ResvFlag[];
-  clearFlags?: ResvFlag[];
-}
+  flags: v.optional(v.array(v.picklist(RESV_FLAGS))),
+  clearFlags: v.optional(v.array(v.picklist(RESV_FLAGS))),
+});
+
+export type ReservationRequest = v.InferOutput<typeof ReservationRequestSchema>;

@@ -1,50 +1,9 @@
 // What a step daemon needs to launch one node's share of a step. Plain data (no functions),
 // so the same object can be handed over in-process (embedded mode) or sent to a tsstepd.
-import type { NodeDistribution } from '../core/task-dist.js';
-import type { RunAs } from './run-as.js';
+import type { RunAs, StepFacts } from '../protocol/stepd-messages.js';
 
-export interface StepFacts {
-  jobId: number;
-  stepId: number;
-  jobName: string;
-  partition: string;
-  clusterName: string;
-  /** Every node of the step, in node-id order, and the tasks on each. */
-  nodeNames: string[];
-  tasksPerNode: number[];
-  tids: number[][];
-  ntasks: number;
-  /** The job's nodes (a step may use fewer) and CPUs per node, compressed as Slurm prints them. */
-  jobNodelist: string;
-  jobCpusPerNode: string;
-  jobNumNodes: number;
-  /** -c when given (Slurm sets SLURM_CPUS_PER_TASK only then). */
-  cpusPerTask: number | undefined;
-  /** -m when given (Slurm sets SLURM_DISTRIBUTION only then). */
-  distribution: string | undefined;
-  /** How the tasks were laid out over the nodes, given or not (the mpi plugins' `task_dist`). */
-  taskDist: NodeDistribution;
-  mpiType: string;
-  submitDir: string;
-  submitHost: string;
-  launchNodeAddr: string;
-  umask: string;
-  label: boolean;
-  /** Minutes, or INFINITE. */
-  timeLimit: number;
-  /** SLURM_CONF: the cluster's configuration file. */
-  confFile?: string;
-  /** A step of an existing allocation (salloc, a batch script), not of tsrun's own job. */
-  insideJob?: boolean;
-  /** The job's owner (SLURM_JOB_UID, SLURM_JOB_GID, SLURM_JOB_USER). */
-  jobUid?: number;
-  jobGid?: number;
-  jobUser?: string;
-  /** SLURM_WORKING_CLUSTER: `cluster:controller host:port:protocol version:select plugin id`. */
-  workingCluster?: string;
-  /** tsrun's port the nodes reach it on (SLURM_SRUN_COMM_PORT), with launchNodeAddr; 0: none. */
-  srunPort?: number;
-}
+/** The facts of a step every node of it is told (its schema: protocol/stepd-messages.ts). */
+export type { StepFacts };
 
 export interface NodeLaunchSpec {
   step: StepFacts;

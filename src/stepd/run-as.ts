@@ -13,15 +13,10 @@ import { UserError } from '../core/errors.js';
 import { slurm_strerror } from '../core/errno.js';
 import { supplementaryGids } from '../core/groups.js';
 import { nameForUid } from '../core/users.js';
+import type { RunAs } from '../protocol/stepd-messages.js';
 
 /** Who a job's processes run as (plain data: it travels inside launch and batch specs). */
-export interface RunAs {
-  uid: number;
-  gid: number;
-  /** Every group the user is in on this node, primary first (getgrouplist). */
-  groups: number[];
-  name: string;
-}
+export type { RunAs };
 
 const SETPRIV_PLACES = ['/usr/bin/setpriv', '/bin/setpriv', '/usr/sbin/setpriv', '/sbin/setpriv'];
 let setprivPath: string | undefined;

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import { CtldClient } from '../../src/client/ctld-client.js';
+import { CtldClient, type CallArgs } from '../../src/client/ctld-client.js';
 import type { JobDescriptor } from '../../src/protocol/job-desc.js';
 import type { JobView } from '../../src/protocol/job-view.js';
 import { runBin } from './run-bin.js';
@@ -31,10 +31,10 @@ export async function startQueueController(cluster: string, extraEnv: Record<str
   const started = await runBin('tsctld', ['--cluster', cluster, '--idle-exit', '30'], { env });
   if (started.exitCode !== 0) throw new Error(`tsctld did not start: ${started.stderr}`);
   const socket = path.join(stateDir, 'tsctld.sock');
-  const call = async <T>(op: string, body?: unknown): Promise<T> => {
+  const call = async <T>(...[op, body]: CallArgs): Promise<T> => {
     const client = await CtldClient.connect(socket);
     try {
-      return await client.call<T>(op, body);
+      return await client.call<T>(...([op, body] as CallArgs));
     } finally {
       client.close();
     }

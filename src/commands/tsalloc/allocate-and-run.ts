@@ -77,7 +77,7 @@ async function allocation(s: SallocRequest, config: ClusterConfig, link: Link, l
   desc.interactive = { pid: process.pid, ...(s.noShell && { detached: true }) };
   let answer: AllocateAnswer;
   try {
-    answer = await link.call<AllocateAnswer>('allocate', { desc });
+    answer = await link.call<AllocateAnswer>(['allocate', { desc }]);
   } catch (error) {
     throw allocateRefusal(error, s.req, config, log);
   }
@@ -99,7 +99,7 @@ async function allocation(s: SallocRequest, config: ClusterConfig, link: Link, l
     if (s.immediate !== undefined) timer = setTimeout(() => resolve('timeout'), s.immediate * 1000);
   });
   try {
-    const granted = await Promise.race([link.call<Grant>('allocation', { jobId }), timedOut]);
+    const granted = await Promise.race([link.call<Grant>(['allocation', { jobId }]), timedOut]);
     if (granted === 'timeout') throw revoked('Connection timed out');
     log.info(`job ${jobId} has been allocated resources`);
     return granted;
@@ -145,7 +145,7 @@ async function runHolding(
   // The controller's orders: scancel and the time limit revoke the allocation.
   void (async () => {
     for (;;) {
-      const order = await link.call<JobOrder>('watch', { jobId: grant.jobId }).catch(() => undefined);
+      const order = await link.call<JobOrder>(['watch', { jobId: grant.jobId }]).catch(() => undefined);
       if (order === undefined || (order.cause === undefined && order.signal === undefined)) return;
       if (order.cause === undefined) continue; // scancel -s: salloc itself runs no tasks to signal
       revoked = true;
@@ -157,7 +157,7 @@ async function runHolding(
       if (s.killSignal !== undefined && child.pid !== undefined) child.kill(s.killSignal);
       // The job ends now, whatever the command does next.
       link.stop();
-      await link.call('complete', { jobId: grant.jobId, status: 0 }, 1).catch(() => {});
+      await link.call(['complete', { jobId: grant.jobId, status: 0 }], 1).catch(() => {});
       return;
     }
   })();
@@ -166,7 +166,7 @@ async function runHolding(
   if (!revoked) {
     log.info(`Relinquishing job allocation ${grant.jobId}`);
     link.stop();
-    await link.call('complete', { jobId: grant.jobId, status: waitStatus }, 1).catch(() => {});
+    await link.call(['complete', { jobId: grant.jobId, status: waitStatus }], 1).catch(() => {});
   }
   link.close();
   return status;

@@ -5,7 +5,12 @@ import { UserError } from '../../core/errors.js';
 import { slurm_strerror, type ErrnoName } from '../../core/errno.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
-import { connectController, type CtldClient } from '../../client/ctld-client.js';
+import { connectController, type CallArgs, type CtldClient } from '../../client/ctld-client.js';
+import type { CtldBody, CtldOp } from '../../protocol/ctld-messages.js';
+
+/** The requests that name the requesting user, and their bodies without it (added here). */
+type CallerOp = { [K in CtldOp]: CtldBody<K> extends { userId: number } ? K : never }[CtldOp];
+export type CallerArgs = { [K in CallerOp]: [op: K, body: Omit<CtldBody<K>, 'userId'>] }[CallerOp];
 
 /** A connection to the cluster's controller, or undefined when none runs (and none is started). */
 export async function openController(cluster: string | undefined, autostart: boolean): Promise<CtldClient | undefined> {
@@ -24,15 +29,14 @@ export async function openController(cluster: string | undefined, autostart: boo
  */
 export async function callController<T>(
   cluster: string | undefined,
-  op: string,
-  body: unknown,
+  [op, body]: CallerArgs,
   frame: (message: string) => string,
   absent: ErrnoName | 'start',
 ): Promise<T> {
   const client = await openController(cluster, absent === 'start');
   if (!client) throw new UserError(frame(slurm_strerror(absent as ErrnoName)), { bare: true });
   try {
-    return await client.call<T>(op, { ...(body as object), userId: process.getuid?.() ?? 0 });
+    return await client.call<T>(...([op, { ...body, userId: process.getuid?.() ?? 0 }] as CallArgs));
   } catch (error) {
     if (error instanceof UserError && !error.bare) throw new UserError(frame(error.message), { bare: true, ...(error.code && { code: error.code }) });
     throw error;

@@ -21,7 +21,7 @@ export async function jobOp(op: JobOp, words: readonly string[], cluster: string
       continue;
     }
     try {
-      await callController(cluster, op, { id }, (message) => `${message} for job ${id}`, absent);
+      await callController(cluster, [op, { id }], (message) => `${message} for job ${id}`, absent);
     } catch (error) {
       if (!(error instanceof UserError) || !error.bare) throw error;
       process.stderr.write(`${error.message}\n`);

@@ -66,7 +66,8 @@ export async function changeJobs(op: 'hold' | 'release' | 'uhold', ids: string[]
   try {
     const userId = process.getuid?.() ?? 0;
     // scontrol hold by root is an administrator's hold; uhold is always the user's.
-    await client.call(op === 'release' ? 'release' : 'hold', { ids, userId, admin: op === 'hold' });
+    if (op === 'release') await client.call('release', { ids, userId });
+    else await client.call('hold', { ids, userId, admin: op === 'hold' });
     return 0;
   } finally {
     client.close();

@@ -13,7 +13,7 @@ import { INFINITE } from '../../core/slurm-constants.js';
 import { parseTimeToMinutes } from '../../core/time-string.js';
 import { renderKvRecord } from '../../cli/format/kv-record.js';
 import { reservationLines } from '../../cli/format/scontrol-reservation.js';
-import { type ReservationRequest, type ReservationView, type ResvFlag } from '../../protocol/reservation.js';
+import type { ReservationRequest, ReservationView, ResvFlag } from '../../protocol/reservation.js';
 import { callController, openController } from './controller-call.js';
 
 /** The flags a user may set (the rest tslurm sets itself). */
@@ -107,7 +107,7 @@ export async function createReservation(words: readonly string[], cluster: strin
   if (req.nodes === undefined && req.nodeCnt === undefined) fail('CoreCnt, Nodes, NodeCnt, BurstBuffer, Licenses or Watts must be specified.');
   if ((req.users ?? []).length === 0 && (req.accounts ?? []).length === 0) fail('Either Users/Groups and/or Accounts must be specified.');
   try {
-    const answer = await callController<{ name: string }>(cluster, 'resv_create', { request: req }, (m) => `Error creating the reservation: ${m}`, 'start');
+    const answer = await callController<{ name: string }>(cluster, ['resv_create', { request: req }], (m) => `Error creating the reservation: ${m}`, 'start');
     process.stdout.write(`Reservation created: ${answer.name}\n`);
     return 0;
   } catch (error) {
@@ -123,7 +123,7 @@ export async function createReservation(words: readonly string[], cluster: strin
 /** `update ReservationName=... K=V...`: "Reservation updated." or scontrol's two error lines. */
 export async function updateReservation(words: readonly string[], cluster: string | undefined, bin: string): Promise<number> {
   const req = parseWords(words, 'update', bin);
-  await callController(cluster, 'resv_update', { request: req }, (m) => `Error updating the reservation: ${m}\nslurm_update error: ${m}`, 'ESLURM_RESERVATION_INVALID');
+  await callController(cluster, ['resv_update', { request: req }], (m) => `Error updating the reservation: ${m}\nslurm_update error: ${m}`, 'ESLURM_RESERVATION_INVALID');
   process.stdout.write('Reservation updated.\n');
   return 0;
 }
@@ -133,7 +133,7 @@ export async function deleteReservation(words: readonly string[], cluster: strin
   const word = words[0];
   const match = word === undefined ? null : /^reservation(?:name)?=(.*)$/i.exec(word);
   if (!match) throw new UserError(`invalid keyword: ${word ?? ''}`);
-  await callController(cluster, 'resv_delete', { name: match[1] }, (m) => `delete_reservation ${word}: ${m}`, 'ESLURM_RESERVATION_INVALID');
+  await callController(cluster, ['resv_delete', { name: match[1]! }], (m) => `delete_reservation ${word}: ${m}`, 'ESLURM_RESERVATION_INVALID');
   return 0;
 }
 

@@ -38,6 +38,6 @@ export async function updatePartition(pairs: readonly Pair[], cluster: string | 
     }
   }
   if (changes === 0) throw new UserError('No changes specified');
-  await callController(cluster, 'update_partition', body, (message) => `slurm_update error: ${message}`, 'start');
+  await callController(cluster, ['update_partition', body], (message) => `slurm_update error: ${message}`, 'start');
   return 0;
 }

@@ -5,7 +5,7 @@
 import { UserError } from '../../core/errors.js';
 import { INFINITE } from '../../core/slurm-constants.js';
 import { parseTimeToMinutes } from '../../core/time-string.js';
-import type { JobUpdate, TimeLimitChange } from '../../ctld/admin-handlers.js';
+import type { JobUpdate, TimeLimitChange } from '../../protocol/ctld-messages.js';
 import type { ResizedAllocation } from '../../ctld/resize.js';
 import { callController } from './controller-call.js';
 
@@ -62,7 +62,7 @@ async function updateNode(pairs: readonly Pair[], cluster: string | undefined): 
   if ((state === 'DOWN' || state === 'DRAIN' || state === 'FAIL') && !body.reason) {
     throw bare(['You must specify a reason when DOWNING or DRAINING a node. Request denied']);
   }
-  await callController(cluster, 'update_node', body, (message) => `slurm_update error: ${message}`, 'start');
+  await callController(cluster, ['update_node', body], (message) => `slurm_update error: ${message}`, 'start');
   return 0;
 }
 
@@ -80,8 +80,7 @@ async function updateJob(pairs: readonly Pair[], id: string, cluster: string | u
   }
   const answer = await callController<{ resized?: ResizedAllocation[] }>(
     cluster,
-    'update_job',
-    { id, update: change },
+    ['update_job', { id, update: change }],
     (message) => `${message} for job ${id}`,
     'ESLURM_INVALID_JOB_ID',
   );

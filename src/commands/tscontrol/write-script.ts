@@ -11,7 +11,7 @@ export async function writeBatchScript(words: readonly string[], cluster: string
   if (words.length > 2) throw new UserError('too many arguments for keyword:write', { bare: true });
   let script: string;
   try {
-    ({ script } = await callController<{ script: string }>(cluster, 'batch_script', { id }, (message) => `job script retrieval failed: ${message}`, 'ESLURM_INVALID_JOB_ID'));
+    ({ script } = await callController<{ script: string }>(cluster, ['batch_script', { id }], (message) => `job script retrieval failed: ${message}`, 'ESLURM_INVALID_JOB_ID'));
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     process.stderr.write(`${error.message}\n`);

@@ -8,7 +8,7 @@ import { UserError } from '../../core/errors.js';
 import { expandHostlist } from '../../core/hostlist.js';
 import type { Logger } from '../../core/log.js';
 import type { ClusterConfig } from '../../config/types.js';
-import { ConnectionLost, CtldClient, type CtldTarget } from '../../client/ctld-client.js';
+import { ConnectionLost, CtldClient, type CallArgs, type CtldTarget } from '../../client/ctld-client.js';
 import type { AllocateAnswer, Grant, JobOrder } from '../../ctld/interactive-jobs.js';
 import type { StepAllocation, StepControl } from './allocation-source.js';
 import { allocateRefusal, jobDescFor } from './ctld-request.js';
@@ -50,7 +50,7 @@ export async function allocateThroughController(
     if (answer.pending) {
       log.info(`job ${answer.jobId} queued and waiting for resources`);
       try {
-        grant = await link.call<Grant>('allocation', { jobId: answer.jobId });
+        grant = await link.call<Grant>(['allocation', { jobId: answer.jobId }]);
       } catch (error) {
         if (error instanceof UserError && error.code === 'ESLURM_ALREADY_DONE') log.info('Job has been cancelled');
         throw allocateRefusal(error, req, config, log);
@@ -74,7 +74,7 @@ function held(link: Link, grant: Grant): StepAllocation {
   };
   void (async () => {
     for (;;) {
-      const order = await link.call<JobOrder>('watch', { jobId: grant.jobId }).catch(() => undefined);
+      const order = await link.call<JobOrder>(['watch', { jobId: grant.jobId }]).catch(() => undefined);
       if (order === undefined || (order.cause === undefined && order.signal === undefined)) return;
       carryOut(order);
     }
@@ -96,7 +96,7 @@ function held(link: Link, grant: Grant): StepAllocation {
     release: async (waitStatus) => {
       link.stop();
       // A controller that cannot be reached now finds tsrun gone, and ends the job itself.
-      await link.call('complete', { jobId: grant.jobId, status: waitStatus }, 1).catch(() => {});
+      await link.call(['complete', { jobId: grant.jobId, status: waitStatus }], 1).catch(() => {});
       link.close();
     },
   };
@@ -138,12 +138,13 @@ export class Link {
     private client: CtldClient,
   ) {}
 
-  async call<T>(op: string, body: unknown, retries = Number.POSITIVE_INFINITY): Promise<T> {
+  async call<T>(request: CallArgs, retries = Number.POSITIVE_INFINITY): Promise<T> {
+    const op = request[0];
     for (let attempt = 1; ; attempt++) {
       if (this.reconnecting) await this.reconnecting;
       const client = this.client;
       try {
-        return await client.call<T>(op, body);
+        return await client.call<T>(...request);
       } catch (error) {
         if (!(error instanceof ConnectionLost) || this.closed || (this.stopping && op !== 'complete') || attempt > retries) throw error;
         // One reconnection for every request the lost connection cut.

@@ -215,7 +215,7 @@ async function remoteNodes(
   if (target === undefined || typeof target === 'string') return undefined;
   const client = await CtldClient.open(target);
   try {
-    const addresses = await client.call<Array<NodeAddress | null>>('node-addresses', { names: nodes });
+    const addresses = await client.call<Array<NodeAddress | null>>('node-addresses', { names: [...nodes] });
     if (addresses.every((a) => a === null)) return undefined;
     return {
       launchAddr: client.localAddress ?? '127.0.0.1',

@@ -11,6 +11,7 @@ import { diskError, isDiskFull } from '../../core/disk-full.js';
 import { FIRST_JOB_ID, peekJobIds } from '../id-counters.js';
 import { countLost, keepAside } from './damage.js';
 import path from 'node:path';
+import { quarantineInvalid } from './quarantine.js';
 import { Journal, readJournal, type JournalRecord, type SequencedRecord } from './journal.js';
 import { readSnapshot, salvageSnapshot, writeSnapshot, type NodeStateRecord, type Snapshot } from './snapshot.js';
 import type { StoredJob } from './stored-job.js';
@@ -107,6 +108,7 @@ export class StateStore {
       seq = record.seq;
     }
     problems.push(...this.reportLoss(base, lostInSnapshot, replayed, damaged));
+    quarantineInvalid(jobs, this.dir, problems);
     return { jobs, nodes, seq, problems };
   }
 

@@ -6,6 +6,7 @@
 // up again from the spool: those still running are watched, those that ended are reported.
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { StepdBody } from '../../protocol/stepd-messages.js';
 import type { Logger } from '../../core/log.js';
 import { jobDirFiles, type BatchResult, type BatchSpec, type KillRequest } from '../batch-spec.js';
 import { isBatchStepd, killBatchStepd, readBatchResult, signalBatchStepd, spawnBatchStepd } from '../batch-spawn.js';
@@ -15,12 +16,8 @@ import { runAsFor } from '../run-as.js';
 const POLL_MS = 1000;
 const RETRY_MS = 1000;
 
-export interface BatchLaunch {
-  spec: BatchSpec;
-  script: string;
-  /** Which launch of the job this is (its requeue count), echoed in the report. */
-  gen: number;
-}
+/** The controller's `batch-launch`: the spec, the script, and which launch of the job this is (its requeue count). */
+export type BatchLaunch = StepdBody<'batch-launch'>;
 
 export class BatchRunner {
   private readonly pids = new Map<number, number>();

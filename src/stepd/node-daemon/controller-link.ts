@@ -2,7 +2,7 @@
 // register with the node's address and resources, then heartbeat at the interval the
 // controller asks for. A controller that is down or restarting is retried quietly until it
 // answers; one that no longer counts the node as up is registered with again.
-import { CtldClient } from '../../client/ctld-client.js';
+import { CtldClient, type CallArgs } from '../../client/ctld-client.js';
 import type { Logger } from '../../core/log.js';
 import type { NodeRegistration, RegisterAnswer } from '../../ctld/node-daemons.js';
 import type { MessageAuth } from '../../net/message-auth.js';
@@ -46,9 +46,9 @@ export class ControllerLink {
   }
 
   /** Calls the controller on this daemon's connection (e.g. to report a batch job's end). */
-  call<T>(op: string, body: unknown): Promise<T> {
+  call<T>(...[op, body]: CallArgs): Promise<T> {
     if (!this.client) return Promise.reject(new Error('not connected to the controller'));
-    return this.client.call<T>(op, body);
+    return this.client.call<T>(...([op, body] as CallArgs));
   }
 
   stop(): void {

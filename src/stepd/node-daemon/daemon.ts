@@ -10,18 +10,17 @@ import { DEFAULT_CTLD_PORT } from '../../client/controller-target.js';
 import { createPluginRegistry } from '../../plugin-host/create.js';
 import { loadMessageAuth, requireNetworkAuth } from '../../net/load-auth.js';
 import { formatEndpoint } from '../../net/endpoint.js';
-import { RpcServer, type Handler } from '../../ctld/rpc-server.js';
+import { RpcServer, routes, type HandlerTable } from '../../ctld/rpc-server.js';
+import { STEPD_BODIES } from '../../protocol/stepd-messages.js';
 import { MpiFacade } from '../../interfaces/mpi.js';
 import { JobContainerFacade } from '../../interfaces/job-container.js';
 import { loadProctrack } from '../../interfaces/proctrack-load.js';
-import type { LaunchRequest } from '../../protocol/remote-launch.js';
 import { startReaper } from '../reaper.js';
 import type { StepdPlugins } from '../step-container.js';
 import { ControllerLink } from './controller-link.js';
 import { handleLaunch, type LaunchContext } from './launch-handler.js';
-import { BatchRunner, type BatchLaunch } from './batch-runner.js';
-import { writeBcastFile, type BcastNodeRequest } from '../bcast-node.js';
-import type { KillRequest } from '../batch-spec.js';
+import { BatchRunner } from './batch-runner.js';
+import { writeBcastFile } from '../bcast-node.js';
 
 /** Slurm's default SlurmdPort. */
 export const DEFAULT_STEPD_PORT = 6818;
@@ -66,40 +65,26 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
     const ctx: LaunchContext = { nodeName: node.name, auth, reaper, log, plugins, running };
     const runner = new BatchRunner(options.spoolDir, node.name, (body) => link!.call('batch-complete', body), log);
     batch = runner;
-    const handlers = new Map<string, Handler>([
-      ['launch', (body, connection) => handleLaunch(body as LaunchRequest, connection?.identity, ctx)],
-      ['batch-launch', async (body) => runner.launch(body as BatchLaunch)],
-      ['batch-kill', async (body) => runner.kill((body as { jobId: number }).jobId, (body as { request: KillRequest }).request)],
-      [
-        'batch-signal',
-        async (body) => {
-          const { jobId, signal, shellOnly } = body as { jobId: number; signal: number; shellOnly?: boolean };
-          return runner.signal(jobId, signal, shellOnly === true);
-        },
-      ],
-      [
-        'bcast',
-        async (body, connection) => {
-          const request = body as Omit<BcastNodeRequest, 'data' | 'user'> & { data: string };
-          const identity = connection?.identity;
-          const user = identity ? { uid: identity.uid, gid: identity.gid } : undefined;
-          return writeBcastFile({ ...request, data: Buffer.from(request.data, 'base64'), ...(user && { user }) }, container);
-        },
-      ],
-      [
-        'job-end',
-        async (body) => {
-          const { jobId } = body as { jobId: number };
-          // Steps of the job still here (a tsrun that went away uncleanly) go first.
-          for (const step of running) if (step.jobId === jobId) step.kill();
-          await container.delete(jobId).catch((error: Error) => log.error(`job ${jobId}: ${error.message}`));
-          log.verbose(`job ${jobId}: ended; its job container is deleted`);
-          return {};
-        },
-      ],
-      ['ping', async () => ({ node: node.name, pid: process.pid, steps: running.size })],
-    ]);
-    server = new RpcServer(handlers, log);
+    const handlers: HandlerTable<typeof STEPD_BODIES> = {
+      launch: (body, connection) => handleLaunch(body, connection.identity, ctx),
+      'batch-launch': async (body) => runner.launch(body),
+      'batch-kill': async (body) => runner.kill(body.jobId, body.request),
+      'batch-signal': async (body) => runner.signal(body.jobId, body.signal, body.shellOnly === true),
+      bcast: async (body, connection) => {
+        const identity = connection.identity;
+        const user = identity ? { uid: identity.uid, gid: identity.gid } : undefined;
+        return writeBcastFile({ ...body, data: Buffer.from(body.data, 'base64'), ...(user && { user }) }, container);
+      },
+      'job-end': async ({ jobId }) => {
+        // Steps of the job still here (a tsrun that went away uncleanly) go first.
+        for (const step of running) if (step.jobId === jobId) step.kill();
+        await container.delete(jobId).catch((error: Error) => log.error(`job ${jobId}: ${error.message}`));
+        log.verbose(`job ${jobId}: ended; its job container is deleted`);
+        return {};
+      },
+      ping: async () => ({ node: node.name, pid: process.pid, steps: running.size }),
+    };
+    server = new RpcServer(routes(STEPD_BODIES, handlers), log);
     const port = await server.listenTcp(listen.host, listen.port, auth).catch((error: NodeJS.ErrnoException) => {
       throw new UserError(`cannot listen on ${formatEndpoint(listen)}: ${error.code ?? error.message}`);
     });

@@ -8,12 +8,13 @@ import path from 'node:path';
 import { StateStore } from '../../../src/ctld/state/state-store.js';
 import type { StoredJob } from '../../../src/ctld/state/stored-job.js';
 import { readSnapshot, writeSnapshot } from '../../../src/ctld/state/snapshot.js';
+import { simDescriptor } from '../../../src/ctld/simulate/sim-host.js';
 
 function job(id: number, state = 0): StoredJob {
   return {
     id,
     submit: 1000 + id,
-    desc: { name: `job${id}` } as StoredJob['desc'],
+    desc: simDescriptor({ name: `job${id}`, userId: 1000 }),
     arrayJobId: 0,
     arrayTaskId: null,
     arrayMaxRunning: null,
@@ -100,5 +101,25 @@ describe('state store', () => {
     lines[0] = lines[0]!.replace(/"version":\d+/, `"version":${(9 << 8) | 0}`);
     writeFileSync(file, lines.join('\n'));
     expect(() => readSnapshot(file)).toThrow('state file version 9.0 is not one this build reads');
+  });
+
+  it('quarantines a recovered job that a submission would not pass, from the journal or the snapshot', async () => {
+    const store = freshStore();
+    const snapshotted = { ...job(1), desc: { ...job(1).desc, ntasks: -5 } };
+    await store.snapshot(() => ({ jobs: [snapshotted, job(2)], nodes: [] }));
+    await store.append({ t: 'submit', job: { ...job(3), desc: { ...job(3).desc, dependency: { x: 1 } } } as unknown as StoredJob });
+    await store.append({ t: 'submit', job: job(4) });
+    // NaN as JSON is null: what a build that let NaN through journaled.
+    await store.append({ t: 'progress', id: 4, p: { ...job(4), timeLimit: Number.NaN } });
+    const again = new StateStore(path.dirname(store.dir)).recover();
+    expect([...again.jobs.keys()]).toEqual([2]);
+    const file = path.join(store.dir, 'quarantine');
+    expect(again.problems).toEqual([
+      `job 1: invalid record quarantined to ${file} (desc.ntasks: must be at least 1, got -5)`,
+      `job 3: invalid record quarantined to ${file} (desc.dependency.combine: missing)`,
+      `job 4: invalid record quarantined to ${file} (timeLimit: expected number, got null)`,
+    ]);
+    const kept = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { why: string; job: StoredJob });
+    expect(kept.map((entry) => entry.job.id)).toEqual([1, 3, 4]);
   });
 });

@@ -1,0 +1,31 @@
+// What a tsrun tells the controller about the steps it runs inside a job (step-registry.ts on
+// the controller's side), and what tsrun is told back.
+import * as v from 'valibot';
+import { count, jobId, minutes, pid, text, waitStatus } from './schema-kit.js';
+
+/** A step id as srun numbers them (below Slurm's special step ids, SLURM_PENDING_STEP and up). */
+export const stepId = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xfffffff0 - 1));
+
+export const StepStartSchema = v.strictObject({
+  jobId,
+  stepId,
+  name: text(1024),
+  /** The step's nodes (hostlist) and how many. */
+  nodes: text(64 * 1024),
+  nodeCount: count(1),
+  ntasks: count(1),
+  cpus: count(0),
+  /** Minutes, or INFINITE. */
+  timeLimit: minutes,
+  /** scontrol's Dist= word: Cyclic, Block, ... */
+  dist: text(64),
+  host: text(1024),
+  pid,
+});
+
+/** What a tsrun tells the controller of its step. */
+export type StepStart = v.InferOutput<typeof StepStartSchema>;
+
+export const StepRefSchema = v.strictObject({ jobId, stepId });
+
+export const StepEndSchema = v.strictObject({ jobId, stepId, exitStatus: waitStatus });
