@@ -169,8 +169,8 @@ export const BcastBodySchema = v.strictObject({
   /** Absolute path on the node. */
   dest: v.pipe(text(4096), v.startsWith('/', 'must be an absolute path')),
   data: v.pipe(v.string(), v.base64()),
-  /** Permission bits the file is created with (the source's). */
-  mode: int(0, 0o7777),
+  /** The source's st_mode (type bits included); the file is created with its permission bits. */
+  mode: int(0, 0xffff),
   /** -f: replace an existing file (else it is an error, EEXIST). */
   force: v.boolean(),
   /** -p: the source's access and modification times (Unix seconds); null: not preserved. */
