@@ -129,7 +129,8 @@ describe('a journal holding an invalid job', () => {
     const submit = records.find((r) => r.t === 'submit')!;
     const last = Math.max(...records.map((r) => r.seq));
     // What an older controller accepted: job 2 with a dependency that is not one, then job 3 good.
-    const bad = { ...submit, seq: last + 1, job: { ...submit.job!, id: 2, desc: { ...submit.job!.desc, dependency: { x: 1 } } } };
+    // (The old controller kept the submitted dependency in the job's progress too.)
+    const bad = { ...submit, seq: last + 1, job: { ...submit.job!, id: 2, dependency: { x: 1 }, desc: { ...submit.job!.desc, dependency: { x: 1 } } } };
     const good = { ...submit, seq: last + 2, job: { ...submit.job!, id: 3 } };
     appendFileSync(path.join(ctl.stateDir, 'ctld', 'journal'), `${JSON.stringify(bad)}\n${JSON.stringify(good)}\n`);
     expect((await ctl.run('tsctld', ['--cluster', small, '--idle-exit', '120'])).exitCode).toBe(0);
