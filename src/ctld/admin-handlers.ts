@@ -22,7 +22,7 @@ import { updatePartition } from './partition-updates.js';
 import { parseDependency } from '../core/dependency-spec.js';
 
 import type { CtldBody, JobUpdate } from '../protocol/ctld-messages.js';
-import type { CtldHandlers } from './rpc-handlers.js';
+import type { CtldHandlers } from './ctld-handlers.js';
 
 type AdminOps = 'cluster_info' | 'update_node' | 'update_job' | 'batch_script' | 'update_partition' | 'suspend' | 'resume' | 'requeue' | 'reconfigure';
 

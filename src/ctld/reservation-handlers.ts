@@ -8,7 +8,7 @@ import { INFINITE } from '../core/slurm-constants.js';
 import { uidForName } from '../core/users.js';
 import { NODE_STATE_BASE, NODE_STATE_DOWN, NODE_STATE_DRAIN, NODE_STATE_FUTURE, type Bitstr } from '../plugin-api/records.js';
 import type { ReservationRequest, ReservationView, ResvFlag } from '../protocol/reservation.js';
-import type { CtldHandlers } from './rpc-handlers.js';
+import type { CtldHandlers } from './ctld-handlers.js';
 import type { Controller } from './controller.js';
 import type { Scheduler } from './daemon.js';
 import type { Reservation } from './reservations.js';

@@ -10,7 +10,8 @@ import type { Controller } from './controller.js';
 import type { Scheduler } from './daemon.js';
 import type { CtldJob } from './job.js';
 import { jobView } from './job-view.js';
-import { routes, type HandlerTable, type Route, type RpcConnection } from './rpc-server.js';
+import type { CtldHandlers } from './ctld-handlers.js';
+import { routes, type Route, type RpcConnection } from './rpc-server.js';
 import { submitJob } from './submit-job.js';
 import { interactiveHandlers } from './interactive-jobs.js';
 import { adminHandlers } from './admin-handlers.js';
@@ -19,9 +20,6 @@ import { nodeDaemonHandlers } from './node-daemons.js';
 import { reservationHandlers } from './reservation-handlers.js';
 
 const { SIGKILL } = constants.signals;
-
-/** A handler for each request of CTLD_BODIES, given the body its schema checked. */
-export type CtldHandlers = HandlerTable<typeof CTLD_BODIES>;
 
 /**
  * Where scancel -s sends a signal (Slurm 22.05, observed: /work/ref/signals.txt): a batch job's

@@ -14,7 +14,7 @@ import type { CtldJob } from './job.js';
 import { jobView } from './job-view.js';
 import type { RpcConnection } from './rpc-server.js';
 import type { StepStart } from '../protocol/step-messages.js';
-import type { CtldHandlers } from './rpc-handlers.js';
+import type { CtldHandlers } from './ctld-handlers.js';
 
 export type { StepStart };
 

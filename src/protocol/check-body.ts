@@ -37,6 +37,7 @@ export function checkBody<S extends v.GenericSchema>(op: string, schema: S, body
 
 function wordIssue(issue: v.BaseIssue<unknown>): string {
   const req = (issue as { requirement?: unknown }).requirement;
+  if (!issue.path?.length && issue.input === undefined) return 'no body';
   switch (issue.type) {
     case 'min_value':
       return `must be at least ${String(req)}, got ${issue.received}`;
@@ -57,7 +58,7 @@ function wordIssue(issue: v.BaseIssue<unknown>): string {
       break;
     case 'object':
     case 'loose_object':
-      if (issue.received === 'undefined' && issue.path?.length) return 'missing';
+      if (issue.received === 'undefined') return 'missing';
       break;
   }
   if (issue.kind === 'schema') return `expected ${issue.expected ?? 'another type'}, got ${issue.received}`;
