@@ -44,16 +44,27 @@ export function quarantineInvalid(jobs: Map<number, StoredJob>, dir: string, pro
   }
   if (refused.length === 0) return;
   const file = quarantineFile(dir);
-  const at = Math.floor(Date.now() / 1000);
-  const fd = openSync(file, 'a', 0o600);
-  try {
-    writeSync(fd, refused.map(({ job, why }) => `${JSON.stringify({ at, why, job })}\n`).join(''));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  const kept = setAside(file, refused.map(({ job, why }) => ({ why, job })));
   for (const { key, why } of refused) {
     jobs.delete(key);
-    problems.push(`job ${key}: invalid record quarantined to ${file} (${why})`);
+    problems.push(`job ${key}: invalid record quarantined ${kept === undefined ? `to ${file}` : `but not kept (${file}: ${kept})`} (${why})`);
+  }
+}
+
+// Appends the records and syncs them; on failure (a full disk) answers why: the jobs still stay
+// out of the queue, which is what keeps it working.
+function setAside(file: string, entries: Array<{ why: string; job: unknown }>): string | undefined {
+  const at = Math.floor(Date.now() / 1000);
+  try {
+    const fd = openSync(file, 'a', 0o600);
+    try {
+      writeSync(fd, entries.map((entry) => `${JSON.stringify({ at, ...entry })}\n`).join(''));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
   }
 }

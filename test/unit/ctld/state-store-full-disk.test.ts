@@ -8,13 +8,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { StateStore } from '../../../src/ctld/state/state-store.js';
+import { simDescriptor } from '../../../src/ctld/simulate/sim-host.js';
 import type { StoredJob } from '../../../src/ctld/state/stored-job.js';
 
 const isRoot = process.geteuid?.() === 0;
 
 function job(id: number): StoredJob {
   return {
-    id, submit: 1000 + id, desc: { name: `job${id}`, script: 'x'.repeat(1500) } as StoredJob['desc'], arrayJobId: 0, arrayTaskId: null,
+    id, submit: 1000 + id, desc: simDescriptor({ name: `job${id}`, userId: 1000, script: 'x'.repeat(1500) }), arrayJobId: 0, arrayTaskId: null,
     arrayMaxRunning: null, state: 0, reason: 'None', priority: 1, timeLimit: 10, partition: 'debug', start: 0, end: 0, eligible: 0,
     dependency: null, held: null, exitStatus: 0, stepdPid: null, killCause: null, requeueCount: 0, nodes: null, resources: null,
   };
