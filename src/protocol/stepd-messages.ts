@@ -4,6 +4,7 @@
 // orders (from the controller), sbcast's files, and a job's end. The types of the launch and
 // batch specs (stepd/launch-spec.ts, stepd/batch-spec.ts) are these schemas' outputs.
 import * as v from 'valibot';
+import type { PluginChoices } from '../config/types.js';
 import { INFINITE } from '../core/slurm-constants.js';
 import { KILL_CAUSES } from './node-messages.js';
 import { count, int, jobId, MAX_COUNT, minutes, noBody, port, posixId, signal, text, unixTime } from './schema-kit.js';
@@ -21,18 +22,27 @@ export const RunAsSchema = v.strictObject({
   name: v.string(),
 });
 
+const PluginChoicesSchema = v.strictObject({
+  select: v.string(),
+  mpiDefault: v.string(),
+  jobContainer: v.string(),
+  proctrack: v.string(),
+  /** Set when `proctrack` is the default the host allowed: the plugin to load if it cannot. */
+  proctrackFallback: v.optional(v.string()),
+  sched: v.string(),
+  auth: v.string(),
+  pluginDirs: v.array(v.string()),
+});
+
+// Every plugin choice of the cluster model travels: one added to config/types.ts and not here
+// fails to compile (rather than every launch being refused for an unknown field).
+type UnsentChoice = Exclude<keyof PluginChoices, keyof v.InferOutput<typeof PluginChoicesSchema>>;
+export const EVERY_PLUGIN_CHOICE_SENT: [UnsentChoice] extends [never] ? true : UnsentChoice = true;
+
 /** The cluster's plugin settings (plugin-host/create.ts: the daemon needs no more of the cluster file). */
 export const PluginSettingsSchema = v.strictObject({
   clusterName: v.string(),
-  plugins: v.strictObject({
-    select: v.string(),
-    mpiDefault: v.string(),
-    jobContainer: v.string(),
-    proctrack: v.string(),
-    sched: v.string(),
-    auth: v.string(),
-    pluginDirs: v.array(v.string()),
-  }),
+  plugins: PluginChoicesSchema,
   options: v.record(v.string(), v.unknown()),
 });
 
