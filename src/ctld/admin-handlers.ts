@@ -19,6 +19,7 @@ import { findJobs } from './rpc-handlers.js';
 import { resumeJob, selectRefusal, suspendJob } from './suspend.js';
 import { resizeJob, type ResizedAllocation } from './resize.js';
 import { updatePartition } from './partition-updates.js';
+import { requireAdministrator } from './administrators.js';
 import { parseDependency } from '../core/dependency-spec.js';
 
 import type { CtldBody, JobUpdate } from '../protocol/ctld-messages.js';
@@ -33,7 +34,8 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
       return liveClusterInfo(ctl);
     },
 
-    update_node: async (body) => {
+    update_node: async (body, connection) => {
+      requireAdministrator(connection);
       ctl.nodesChanged();
       await updateNodes(ctl, batch, body);
       scheduler.kick();
@@ -49,7 +51,8 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
     },
 
     /** Body: PartitionUpdate (partition-updates.ts). */
-    update_partition: async (body) => {
+    update_partition: async (body, connection) => {
+      requireAdministrator(connection);
       updatePartition(ctl, body);
       scheduler.kick();
       return {};
@@ -114,7 +117,8 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
       return {};
     },
 
-    reconfigure: async () => {
+    reconfigure: async (_body, connection) => {
+      requireAdministrator(connection);
       await reconfigure(ctl);
       scheduler.kick();
       return {};

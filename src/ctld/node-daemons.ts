@@ -4,6 +4,7 @@
 // (and loses its jobs); a daemon that registers again returns its node to service when that
 // was why it was down (Slurm's ReturnToService=1). A node that reports fewer CPUs or less
 // memory than the cluster file gives it is drained, with slurmctld's reasons.
+import { requireAdministrator } from './administrators.js';
 import { UserError } from '../core/errors.js';
 import { DEFAULT_SLURMD_TIMEOUT } from '../config/types.js';
 import { connectEndpoint } from '../net/endpoint.js';
@@ -86,9 +87,7 @@ export class NodeDaemons {
 
   async register(reg: NodeRegistration, connection?: RpcConnection): Promise<RegisterAnswer> {
     const { ctl } = this;
-    if (connection?.identity && connection.identity.uid !== 0 && connection.identity.uid !== process.getuid?.()) {
-      throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
-    }
+    requireAdministrator(connection);
     const index = ctl.table.indexOf(reg.node);
     if (index === undefined) throw new UserError(`Node ${reg.node} not found in the cluster file`, { code: 'ESLURM_INVALID_NODE_NAME' });
     const first = ctl.nodeStates.linkOf(index) !== 'up' || !this.links.has(index);
@@ -204,9 +203,14 @@ export function nodeDaemonHandlers(batch: () => BatchJobs): Pick<CtldHandlers, N
   const daemons = (): NodeDaemons => batch().daemons!;
   return {
     'node-register': async (body, connection) => daemons().register(body, connection),
-    'node-heartbeat': async (body) => daemons().heartbeat(body.node),
+    // Only node daemons (root or the controller's user) report heartbeats and batch ends.
+    'node-heartbeat': async (body, connection) => {
+      requireAdministrator(connection);
+      return daemons().heartbeat(body.node);
+    },
     'node-addresses': async (body) => body.names.map((name) => daemons().addressOf(name) ?? null),
-    'batch-complete': async (body) => {
+    'batch-complete': async (body, connection) => {
+      requireAdministrator(connection);
       await batch().remoteEnded(body.node, body.jobId, body.gen, body.result);
       return {};
     },

@@ -4,6 +4,7 @@
 // over the cluster file's partitions. Jobs feel it at the next pass: a DOWN or INACTIVE
 // partition starts none (Reason=PartitionDown/PartitionInactive), a lower MaxTime holds longer
 // jobs (PartitionTimeLimit), new Nodes are where its jobs may run. Errors are slurmctld's.
+import { isAdministrator } from './administrators.js';
 import { UserError } from '../core/errors.js';
 import { diskError } from '../core/disk-full.js';
 import { expandHostlist } from '../core/hostlist.js';
@@ -25,7 +26,7 @@ const changesOf = new WeakMap<Controller, Map<string, StoredPartition>>();
 
 /** Applies an update from an administrator; refused for anyone else, as slurmctld does. */
 export function updatePartition(ctl: Controller, body: PartitionUpdate & { userId: number }): void {
-  if (body.userId !== 0) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+  if (!isAdministrator(body.userId)) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
   const current = ctl.options.config.partitions.find((p) => p.name === body.name);
   if (current === undefined) throw UserError.fromErrno('ESLURM_INVALID_PARTITION_NAME');
   const change: StoredPartition = { ...changes(ctl).get(body.name), name: body.name };

@@ -18,6 +18,7 @@ import { adminHandlers } from './admin-handlers.js';
 import { stepHandlers, type StepView } from './step-registry.js';
 import { nodeDaemonHandlers } from './node-daemons.js';
 import { reservationHandlers } from './reservation-handlers.js';
+import { requireAdministrator } from './administrators.js';
 
 const { SIGKILL } = constants.signals;
 
@@ -130,7 +131,8 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
     ...nodeDaemonHandlers(() => batch),
     ...reservationHandlers(ctl, scheduler),
 
-    shutdown: async () => {
+    shutdown: async (_body, connection) => {
+      requireAdministrator(connection);
       setImmediate(shutdown);
       return {};
     },

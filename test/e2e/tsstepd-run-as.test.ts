@@ -185,6 +185,35 @@ describe.skipIf(!isRoot)('root tsstepd daemons run jobs as the submitting user',
     }
   });
 
+  it('only root or the controller\'s user may drain nodes, reconfigure, stop the controller or speak for a node daemon', async () => {
+    const drain = await asUser('tscontrol', ['update', 'NodeName=dn2', 'State=DRAIN', 'Reason=mine']);
+    expect({ exit: drain.exitCode, stderr: String(drain.stderr) }).toEqual({ exit: 1, stderr: 'slurm_update error: Access/permission denied' }); // scontrol's words (execa strips the newline)
+    expect((await asUser('tscontrol', ['reconfigure'])).exitCode).toBe(1);
+    // What a node daemon or an administrator sends, signed by the user (effective uid switched).
+    const config = await loadCluster({ file: c.clusterFile });
+    const quiet = createLogger('probe', 'quiet');
+    const registry = createPluginRegistry({ ...config, plugins: { ...config.plugins, pluginDirs: [path.join(repoRoot, 'dist', 'plugins')] } }, quiet, {});
+    const auth = await loadMessageAuth(registry, config.auth.type, quiet);
+    const refusals: string[] = [];
+    for (const [op, body] of [['shutdown', undefined], ['node-heartbeat', { node: 'dn2' }], ['reconfigure', undefined]] as const) {
+      const client = await CtldClient.connect({ host: '127.0.0.1', port: c.ctldPort }, auth);
+      process.seteuid!(ids.uid);
+      try {
+        refusals.push(await client.call(op as 'shutdown', body as never).then(() => 'accepted', (error: Error) => error.message));
+      } finally {
+        process.seteuid!(0);
+        client.close();
+      }
+    }
+    await registry.finiAll();
+    expect(refusals).toEqual(['Access/permission denied', 'Access/permission denied', 'Access/permission denied']);
+    // The controller still serves and dn2 was left as it was; root may drain it.
+    expect((await c.states())['dn2']).not.toMatch(/^dr/);
+    expect((await c.run('tscontrol', ['update', 'NodeName=dn2', 'State=DRAIN', 'Reason=root'])).exitCode).toBe(0);
+    await c.until(async () => /^dr/.test((await c.states())['dn2'] ?? ''));
+    expect((await c.run('tscontrol', ['update', 'NodeName=dn2', 'State=RESUME'])).exitCode).toBe(0);
+  });
+
   it('root\'s own step and batch job still run as root', async () => {
     const step = await c.run('tsrun', ['-N4', '-n4', 'id', '-u']);
     expect(step.stdout.trim().split('\n')).toEqual(['0', '0', '0', '0']);
