@@ -12,6 +12,7 @@ import type { LoadedPlugin } from '../../../src/plugin-host/loaded-plugin.js';
 import { SLURM_ERROR, SLURM_SUCCESS, type ContainerTask, type ProctrackStep } from '../../../src/plugin-api/index.js';
 import { launchNode, type NodeIoSink } from '../../../src/stepd/launch-node.js';
 import type { NodeLaunchSpec } from '../../../src/stepd/launch-spec.js';
+import { taskExecHelper } from '../../../src/stepd/task-pid.js';
 
 const ENOENT = 2;
 
@@ -114,17 +115,19 @@ describe('the step daemon calls job_container and proctrack at Slurm\'s moments'
     await plugins.container.delete(12);
     expect(exits.map((e) => e.exitCode)).toEqual([0, 0]);
     expect(out).toEqual(['12\n', '12\n']);
+    // The task starts behind the SLURM_TASK_PID helper when it is built (task-pid.ts).
+    const joined = `container_p_join(12, ${[taskExecHelper(), 'sh', '-c', 'echo $JOINED'].filter(Boolean).join(' ')})`;
     expect(calls).toEqual([
       'container_p_create(12)',
       'proctrack_p_create(12.0 on n1)',
       'p_mpi_hook_slurmstepd_prefork',
       'p_mpi_hook_slurmstepd_task',
-      'container_p_join(12, sh -c echo $JOINED)',
+      joined,
       'proctrack_p_add(77, pid)',
       'container_p_add_cont(12, 77)',
       'container_p_add_pid(12, pid)',
       'p_mpi_hook_slurmstepd_task',
-      'container_p_join(12, sh -c echo $JOINED)',
+      joined,
       'proctrack_p_add(77, pid)',
       'container_p_add_pid(12, pid)',
       'proctrack_p_signal(77, 9)',
