@@ -12,7 +12,7 @@ import type { StepRequest } from './request.js';
 
 export function jobDescFor(req: StepRequest): JobDescriptor {
   // srun checks gres itself, before asking for an allocation (its own message, no prefix).
-  buildGresRequest({ gres: req.gres, gpus: req.gpus });
+  buildGresRequest({ gres: req.gres, gpus: req.gpus, gpusPerNode: req.extras.gpusPerNode, gpusPerTask: req.extras.gpusPerTask });
   const user = os.userInfo();
   return {
     script: '',
@@ -54,6 +54,7 @@ export function jobDescFor(req: StepRequest): JobDescriptor {
     openMode: undefined,
     comment: undefined,
     interactive: { pid: process.pid },
+    ...req.extras,
     userId: user.uid,
     groupId: user.gid,
     userName: user.username,
