@@ -32,7 +32,19 @@ export const NOT_ACTED_ON: Readonly<Record<string, string>> = {
   licenses: 'tslurm has no licenses; the request is recorded only',
 };
 
-const MAIL_TYPES = ['NONE', 'BEGIN', 'END', 'FAIL', 'REQUEUE', 'ALL', 'STAGE_OUT', 'TIME_LIMIT', 'TIME_LIMIT_90', 'TIME_LIMIT_80', 'TIME_LIMIT_50', 'ARRAY_TASKS', 'INVALID_DEPEND'];
+// In the order scontrol prints them (observed: ARRAY_TASKS,INVALID_DEPEND,BEGIN,...).
+/** The -v notes for the options given that tslurm records without acting on, each once. */
+export function notActedOnNotes(longNames: readonly string[]): string[] {
+  const notes: string[] = [];
+  for (const long of longNames) {
+    const why = NOT_ACTED_ON[long];
+    if (why !== undefined && !notes.some((n) => n.endsWith(why))) notes.push(`--${long}: ${why}`);
+  }
+  return notes;
+}
+
+const MAIL_TYPES = ['ARRAY_TASKS', 'INVALID_DEPEND', 'BEGIN', 'END', 'FAIL', 'REQUEUE', 'STAGE_OUT', 'TIME_LIMIT', 'TIME_LIMIT_90', 'TIME_LIMIT_80', 'TIME_LIMIT_50'];
+const MAIL_ALL = ['INVALID_DEPEND', 'BEGIN', 'END', 'FAIL', 'REQUEUE', 'STAGE_OUT'];
 const HINTS = ['compute_bound', 'memory_bound', 'multithread', 'nomultithread'];
 
 export const HINT_HELP = [
@@ -85,11 +97,14 @@ export function nonNegative(value: string, option: string): number {
 }
 
 // parse_mail_type(): a comma list; an empty value or one with no known type is invalid.
+// The result is in scontrol's order, ALL spelled out; NONE is ''.
 function parseMailType(value: string): string {
-  const types = value.split(',').map((t) => t.trim().toUpperCase()).filter((t) => MAIL_TYPES.includes(t));
-  if (types.length === 0) throw new UserError('Invalid --mail-type specification', { exitCode: 255 });
-  if (types.includes('NONE')) return 'NONE';
-  return types.includes('ALL') ? 'BEGIN,END,FAIL,INVALID_DEPEND,REQUEUE,STAGE_OUT' : types.join(',');
+  const given = value.split(',').map((t) => t.trim().toUpperCase());
+  const known = given.filter((t) => t === 'ALL' || t === 'NONE' || MAIL_TYPES.includes(t));
+  if (known.length === 0) throw new UserError('Invalid --mail-type specification', { exitCode: 255 });
+  if (known.includes('NONE')) return '';
+  const wanted = new Set(known.flatMap((t) => (t === 'ALL' ? MAIL_ALL : [t])));
+  return MAIL_TYPES.filter((t) => wanted.has(t)).join(',');
 }
 
 // --nice alone is 100; a value is read as strtol reads it (no digits: 0), within +/- 2147483645.

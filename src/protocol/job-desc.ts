@@ -115,6 +115,16 @@ const JobExtrasSchema = v.strictObject(jobExtrasEntries);
 export type JobSignal = v.InferOutput<typeof JobSignalSchema>;
 export type JobExtras = v.InferOutput<typeof JobExtrasSchema>;
 
+/** The keys of JobExtras, for copying them from one record to another. */
+export const JOB_EXTRA_KEYS = ['account', 'qos', 'wckey', 'mailType', 'mailUser', 'nice', 'timeMin', 'signal', 'gpusPerNode', 'gpusPerTask', 'memPerGpu', 'cpusPerGpu', 'minCpusPerNode', 'tmpDisk', 'hint', 'reboot', 'recorded'] as const satisfies ReadonlyArray<keyof JobExtras>;
+
+/** The JobExtras fields `from` has set. */
+export function pickJobExtras(from: JobExtras): JobExtras {
+  const out: Record<string, unknown> = {};
+  for (const key of JOB_EXTRA_KEYS) if (from[key] !== undefined) out[key] = from[key];
+  return out as JobExtras;
+}
+
 const jobDescEntries = {
   ...jobExtrasEntries,
   /** The batch script text, starting with `#!` (for --wrap, the generated script); '' for tsrun's job. */

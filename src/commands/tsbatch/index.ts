@@ -2,6 +2,7 @@
 // how errors look); request.ts turns argv, environment and script into the job; submit.ts
 // sends it.
 import { definedOptionsLines } from '../../cli/slurm-opt/defined-options.js';
+import { notActedOnNotes } from '../../cli/job-extras.js';
 import { GetoptError } from '../../cli/slurm-opt/getopt.js';
 import { infoText } from '../../cli/slurm-opt/job-cli.js';
 import { usageError } from '../../cli/slurm-opt/usage-error.js';
@@ -30,7 +31,8 @@ export async function run(argv: string[], bin: string): Promise<number> {
     }
     const parsed = await parseTsbatchArgs(argv, { env: process.env, cwd: process.cwd(), stdin: readStdin }, bin);
     if (parsed.verbose > 0 && !parsed.quiet) {
-      process.stderr.write(definedOptionsLines(parsed.given).map((line) => `${bin}: ${line}\n`).join(''));
+      const notes = notActedOnNotes(parsed.given.map((o) => o.spec.long));
+      process.stderr.write([...definedOptionsLines(parsed.given), ...notes].map((line) => `${bin}: ${line}\n`).join(''));
     }
     const { submitBatch } = await import('./submit.js');
     return await submitBatch(parsed, { bin });

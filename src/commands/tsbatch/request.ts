@@ -8,7 +8,7 @@ import { parseArraySpec } from '../../core/array-spec.js';
 import { parseDependency } from '../../core/dependency-spec.js';
 import { UserError } from '../../core/errors.js';
 import { INFINITE } from '../../core/slurm-constants.js';
-import type { JobDescriptor, JobExtras } from '../../protocol/job-desc.js';
+import { pickJobExtras, type JobDescriptor } from '../../protocol/job-desc.js';
 import { getopt, GetoptError } from '../../cli/slurm-opt/getopt.js';
 import { parseJobArgs, rawValues, type ParsedJobArgs } from '../../cli/slurm-opt/job-cli.js';
 import type { Occurrence } from '../../cli/slurm-opt/spec.js';
@@ -153,7 +153,7 @@ function describeJob(v: TsbatchValues, script: BatchScript, scriptArgs: string[]
     killOnInvalidDep: v.killOnInvalidDep,
     openMode: v.openMode,
     comment: v.comment,
-    ...jobExtras(v),
+    ...pickJobExtras(v),
     ...(v.reservation !== undefined && { reservation: v.reservation }),
     ...identity,
     submitDir: ctx.cwd,
@@ -178,14 +178,6 @@ function controllerCheck<T>(check: () => T): T {
     }
     throw error;
   }
-}
-
-// The shared options as the job records them.
-function jobExtras(v: TsbatchValues): JobExtras {
-  const keys = ['account', 'qos', 'wckey', 'mailType', 'mailUser', 'nice', 'timeMin', 'signal', 'gpusPerNode', 'gpusPerTask', 'memPerGpu', 'cpusPerGpu', 'minCpusPerNode', 'tmpDisk', 'hint', 'reboot', 'recorded'] as const;
-  const out: Record<string, unknown> = {};
-  for (const key of keys) if (v[key] !== undefined) out[key] = v[key];
-  return out as JobExtras;
 }
 
 function currentIdentity(): Pick<JobDescriptor, 'userId' | 'groupId' | 'userName' | 'submitHost'> {

@@ -3,6 +3,7 @@
 import { GetoptError } from '../../cli/slurm-opt/getopt.js';
 import { commandSpecs, infoText, parseJobArgs } from '../../cli/slurm-opt/job-cli.js';
 import { definedOptionsLines } from '../../cli/slurm-opt/defined-options.js';
+import { notActedOnNotes } from '../../cli/job-extras.js';
 import { usageError } from '../../cli/slurm-opt/usage-error.js';
 import { UserError } from '../../core/errors.js';
 import { envValues, type RawTsrunOptions } from './options.js';
@@ -33,7 +34,8 @@ export async function run(argv: string[], bin: string): Promise<number> {
   const command = parsed.operands;
   const request = buildStepRequest(raw, command);
   if (verbose > 0 && raw.quiet !== true) {
-    process.stderr.write(definedOptionsLines(parsed.options).map((line) => `${bin}: ${line}\n`).join(''));
+    const notes = notActedOnNotes(parsed.options.map((o) => o.spec.long));
+    process.stderr.write([...definedOptionsLines(parsed.options), ...notes].map((line) => `${bin}: ${line}\n`).join(''));
   }
   if (request.mpi === 'list') {
     const { listMpiTypes } = await import('./mpi-list.js');
