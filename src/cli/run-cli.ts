@@ -40,7 +40,8 @@ export function reportError(bin: string, error: unknown, argv: readonly string[]
     return error.exitCode;
   }
   if (error instanceof UserError) {
-    if (error.bare) process.stderr.write(`${error.message}\n`);
+    // A bare error without text: the command has said what went wrong already.
+    if (error.bare) process.stderr.write(error.message === '' ? '' : `${error.message}\n`);
     else writeErrorLines(bin, error.message.split('\n'));
     if (stack && error.stack) process.stderr.write(`${error.stack}\n`);
     return error.exitCode;

@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fixture } from '../helpers/run-bin.js';
+import { fixture, runBin } from '../helpers/run-bin.js';
 import { testController } from '../helpers/controller.js';
 
 // A minute of time limit lasts 6 s here, so --signal=...@30 comes 3 s before the end.
@@ -31,4 +31,85 @@ describe('--signal', () => {
     const r = await ctl.run('tsrun', ['-t', '1', '--signal=USR2@30', 'bash', 'trap2.sh']);
     expect(r).toMatchObject({ exitCode: 0, stdout: 'got USR2\n' });
   }, 40_000);
+});
+
+describe('GPUs per node and per task', () => {
+  it('--gpus-per-node gives each node that many GPUs', async () => {
+    expect(await ctl.run('tsrun', ['-p', 'gpu', '-N1', '--gpus-per-node=2', 'printenv', 'CUDA_VISIBLE_DEVICES'])).toMatchObject({ exitCode: 0, stdout: '0,1\n' });
+  });
+
+  it('--gpus-per-task asks for that many GPUs for each task', async () => {
+    const r = await ctl.run('tsrun', ['-p', 'gpu', '-N1', '-n3', '--gpus-per-task=1', 'printenv', 'CUDA_VISIBLE_DEVICES']);
+    expect(r).toMatchObject({ exitCode: 0, stdout: '0,1,2\n0,1,2\n0,1,2\n' });
+  });
+});
+
+describe('srun --cpu-bind', () => {
+  it('exports SLURM_CPU_BIND* to the tasks, also under --export=NONE', async () => {
+    const r = await ctl.run('tsrun', ['--cpu-bind=verbose,map_cpu:0,1', '--export=NONE', '-n1', '/usr/bin/env']);
+    const lines = r.stdout.split('\n').filter((line) => line.startsWith('SLURM_CPU_BIND')).sort();
+    expect(lines).toEqual(['SLURM_CPU_BIND=verbose,map_cpu:0,1', 'SLURM_CPU_BIND_LIST=0,1', 'SLURM_CPU_BIND_TYPE=map_cpu:', 'SLURM_CPU_BIND_VERBOSE=verbose']);
+  });
+});
+
+describe('a job holding cpu1', () => {
+  let holder = '';
+  it('starts', async () => {
+    const r = await ctl.run('tsbatch', ['--parsable', '-w', 'cpu1', '--exclusive', '-t', '10', '--wrap=sleep 60']);
+    holder = r.stdout.trim();
+    await ctl.until(async () => (await ctl.jobField(holder, 'JobState')) === 'RUNNING');
+  });
+
+  // Observed on srun 22.05 (/work/ref/srun-immediate.txt).
+  it('-I refuses at once when the nodes are busy; -I2 after waiting; with --hold a dependency problem', async () => {
+    expect(await ctl.run('tsrun', ['-I', '-w', 'cpu1', 'true'])).toEqual({ exitCode: 1, stdout: '', stderr: 'tsrun: error: Unable to allocate resources: Requested nodes are busy\n' });
+    expect(await ctl.run('tsrun', ['-I', '--hold', 'true'])).toEqual({ exitCode: 1, stdout: '', stderr: 'tsrun: error: Unable to allocate resources: Job dependency problem\n' });
+    const waited = await ctl.run('tsrun', ['-I2', '-w', 'cpu1', 'true']);
+    expect(waited.exitCode).toBe(1);
+    expect(waited.stderr).toMatch(/^tsrun: job \d+ queued and waiting for resources\ntsrun: error: Unable to allocate resources: Requested nodes are busy\n$/);
+  }, 30_000);
+
+  it('--jobid runs a step inside it', async () => {
+    const r = await ctl.run('tsrun', [`--jobid=${holder}`, 'bash', '-c', 'echo $SLURM_JOB_ID $SLURM_JOB_NODELIST']);
+    expect(r).toMatchObject({ exitCode: 0, stdout: `${holder} cpu1\n` });
+  });
+
+  it('-d afterany waits for it to end', async () => {
+    const waiting = ctl.run('tsrun', ['-d', `afterany:${holder}`, 'true']);
+    await ctl.until(async () => (await ctl.run('tsqueue', ['-h', '-t', 'PD', '-o', '%r'])).stdout.includes('Dependency'));
+    await ctl.run('tscancel', [holder]);
+    expect(await waiting).toMatchObject({ exitCode: 0 });
+  }, 40_000);
+
+  it('--jobid of a job that is not running gets srun\'s two lines', async () => {
+    expect(await ctl.run('tsrun', ['--jobid=99999', 'true'])).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr: 'tsrun: error: Unable to confirm allocation for job 99999: Invalid job id specified\ntsrun: Check SLURM_JOB_ID environment variable. Expired or invalid job 99999\n',
+    });
+  });
+});
+
+describe('--mincpus and --tmp (TmpDisk)', () => {
+  const run = (args: string[]) => runBin('tsrun', args, { env: { TSLURM_CONF: fixture('clusters', 'tmp-disk.yaml') } });
+
+  it('place the job on a node with enough CPUs and temporary disk', async () => {
+    expect(await run(['--tmp=1G', 'printenv', 'SLURMD_NODENAME'])).toMatchObject({ exitCode: 0, stdout: 'big\n' });
+    expect(await run(['--mincpus=4', 'printenv', 'SLURMD_NODENAME'])).toMatchObject({ exitCode: 0, stdout: 'big\n' });
+    expect(await run(['-w', 'small', '--tmp=100', 'printenv', 'SLURMD_NODENAME'])).toMatchObject({ exitCode: 0, stdout: 'small\n' });
+  });
+
+  // Observed on srun 22.05 with --tmp beyond every node's TmpDisk.
+  it('refuse what no node has, with srun\'s lines', async () => {
+    expect(await run(['--tmp=10G', 'true'])).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr: 'tsrun: error: Temporary disk specification can not be satisfied\ntsrun: error: Unable to allocate resources: Requested node configuration is not available\n',
+    });
+    expect(await run(['--mincpus=9', 'true'])).toEqual({ exitCode: 1, stdout: '', stderr: 'tsrun: error: Unable to allocate resources: Requested node configuration is not available\n' });
+  });
+
+  it('tsinfo shows TmpDisk from the cluster file', async () => {
+    expect(await runBin('tsinfo', ['-N', '-h', '-o', '%N %d'], { env: { TSLURM_CONF: fixture('clusters', 'tmp-disk.yaml') } })).toMatchObject({ stdout: 'big 2048\nsmall 100\n' });
+  });
 });

@@ -34,7 +34,7 @@ const header = `#!/bin/bash
 #SBATCH --comment="a comment"
 #SBATCH --wckey=wk
 #SBATCH --mincpus=1
-#SBATCH --tmp=100
+#SBATCH --tmp=0
 #SBATCH --reboot
 #SBATCH --open-mode=append
 #SBATCH -p gpu
@@ -58,7 +58,7 @@ describe('a realistic #SBATCH header', () => {
     expect(shown).toContain('   Priority=0 Nice=10 Account=proj1 QOS=normal\n');
     expect(shown).toContain(' BatchFlag=1 Reboot=1 ExitCode=0:0\n');
     expect(shown).toContain(' TimeLimit=00:10:00 TimeMin=00:05:00\n');
-    expect(shown).toContain('   MinCPUsNode=1 MinMemoryNode=0 MinTmpDiskNode=100M\n');
+    expect(shown).toContain('   MinCPUsNode=1 MinMemoryNode=0 MinTmpDiskNode=0\n');
     expect(shown).toContain('   Comment=a comment \n');
     expect(shown).toContain(
       '   Power=\n   CpusPerTres=gres:gpu:1\n   MemPerTres=gres:gpu:100\n   TresPerNode=gres:gpu:1\n   TresPerTask=gres:gpu:1\n   MailUser=me@example.com MailType=END,FAIL\n',

@@ -36,6 +36,8 @@ export interface StepRequest {
   /** --propagate: the rlimits the tasks take from tsrun (undefined: all, as PropagateResourceLimits=ALL). */
   propagate: string[] | undefined;
   noAllocate: boolean;
+  /** -H: the job is submitted held. */
+  hold: boolean;
   /** Tasks; undefined when neither -n nor a default gave one (then one per node, as srun). */
   ntasks: number | undefined;
   minNodes: number | undefined;
@@ -147,6 +149,7 @@ export function buildStepRequest(raw: RawTsrunOptions, command: string[]): StepR
     openMode: raw.openMode === undefined ? undefined : parseOpenMode(String(raw.openMode)),
     propagate: raw.propagate === undefined ? undefined : parsePropagate(raw.propagate === true ? 'ALL' : String(raw.propagate)),
     noAllocate: raw.noAllocate === true,
+    hold: raw.hold === true,
   };
 }
 
