@@ -113,3 +113,28 @@ describe('--mincpus and --tmp (TmpDisk)', () => {
     expect(await runBin('tsinfo', ['-N', '-h', '-o', '%N %d'], { env: { TSLURM_CONF: fixture('clusters', 'tmp-disk.yaml') } })).toMatchObject({ stdout: 'big 2048\nsmall 100\n' });
   });
 });
+
+describe("srun's own --prolog, --epilog and --open-mode", () => {
+  it('runs the prolog and epilog around the step with its ids, their output on its own', async () => {
+    writeFileSync(path.join(ctl.workDir, 'ids.sh'), '#!/bin/sh\necho "$1 $SLURM_JOB_ID.$SLURM_STEP_ID"\n', { mode: 0o755 });
+    writeFileSync(path.join(ctl.workDir, 'pro.sh'), `#!/bin/sh\nexec ${path.join(ctl.workDir, 'ids.sh')} prolog\n`, { mode: 0o755 });
+    writeFileSync(path.join(ctl.workDir, 'epi.sh'), `#!/bin/sh\nexec ${path.join(ctl.workDir, 'ids.sh')} epilog\n`, { mode: 0o755 });
+    const r = await ctl.run('tsrun', ['--prolog=./pro.sh', '--epilog=./epi.sh', 'echo', 'task']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^prolog (\d+)\.0\ntask\nepilog \1\.0\n$/);
+  });
+
+  // Observed on srun 22.05 (/work/ref/srun-prolog.txt).
+  it('a failing prolog aborts the step; a failing epilog is reported', async () => {
+    expect(await ctl.run('tsrun', ['--prolog=/bin/false', 'echo', 'ran'])).toEqual({ exitCode: 1, stdout: '', stderr: 'tsrun: error: srun prolog failed rc = 1. Aborting step.\n' });
+    expect(await ctl.run('tsrun', ['--epilog=/bin/false', 'echo', 'ran'])).toEqual({ exitCode: 0, stdout: 'ran\n', stderr: 'tsrun: error: srun epilog failed status=1\n' });
+  });
+
+  it('--open-mode=append adds to an output file; the default starts it anew', async () => {
+    writeFileSync(path.join(ctl.workDir, 'om.txt'), 'old\n');
+    await ctl.run('tsrun', ['--open-mode=append', '-o', 'om.txt', 'echo', 'new']);
+    expect(ctl.read('om.txt')).toBe('old\nnew\n');
+    await ctl.run('tsrun', ['-o', 'om.txt', 'echo', 'again']);
+    expect(ctl.read('om.txt')).toBe('again\n');
+  });
+});

@@ -171,6 +171,11 @@ describe('option errors as Slurm prints them', () => {
     [['--exclusive=bogus', 'true'], 255, 'srun: error: Invalid --exclusive specification'],
     [['--open-mode=x', 'true'], 255, 'srun: error: Invalid --open-mode specification'],
     [[], 1, 'srun: fatal: No command given to execute.'],
+    [['-Z', 'true'], 1, 'srun: error: must specify a node list with -Z, --no-allocate.'],
+    [['--het-group=abc', 'true'], 1, "srun: error: _parse_single_range: Invalid range: `abc'\nsrun: error: Invalid --het-group value: abc"],
+    // In a job of one component, as every tslurm job is (observed inside an sbatch job).
+    [['--het-group=1', 'true'], 1, 'srun: error: Requested het-group offset exceeds highest hetjob index (1 > 0)'],
+    [['--het-group=0', 'true'], 1, 'srun: error: No directives to start application on any available hetjob components'],
   ])('srun %j', async (args, exitCode, stderr) => {
     expect(await slurm('srun', args)).toEqual({ exitCode, stdout: '', stderr });
   });

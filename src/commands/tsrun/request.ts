@@ -92,6 +92,9 @@ function parseKillOnBadExit(value: string | boolean | undefined): boolean {
 
 export function buildStepRequest(raw: RawTsrunOptions, command: string[]): StepRequest {
   if (raw.hint === 'help') throw new UserError(HINT_HELP, { bare: true });
+  if (typeof raw.hetGroup === 'string') refuseHetGroup(raw.hetGroup);
+  // -Z runs on the -w nodes without an allocation; without them srun refuses (observed).
+  if (raw.noAllocate === true && raw.nodelist === undefined) throw new UserError('must specify a node list with -Z, --no-allocate.');
   const nodes = parseNodes(raw.nodes);
   const extras = checkJobExtras(raw, 'srun');
   const exclusive = raw.exclusive === undefined ? undefined : parseExclusive(raw.exclusive);
@@ -151,6 +154,19 @@ export function buildStepRequest(raw: RawTsrunOptions, command: string[]): StepR
     noAllocate: raw.noAllocate === true,
     hold: raw.hold === true,
   };
+}
+
+/**
+ * tslurm has no heterogeneous jobs, so every job is one component (index 0), and srun's
+ * answers inside such a job are the answers (observed on srun 22.05).
+ */
+function refuseHetGroup(value: string): never {
+  if (!/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(value)) {
+    throw new UserError(`_parse_single_range: Invalid range: \`${value}'\nInvalid --het-group value: ${value}`);
+  }
+  const highest = Math.max(...value.split(/[,-]/).map(Number));
+  if (highest > 0) throw new UserError(`Requested het-group offset exceeds highest hetjob index (${highest} > 0)`);
+  throw new UserError('No directives to start application on any available hetjob components');
 }
 
 function stringOption(value: unknown): string | undefined {

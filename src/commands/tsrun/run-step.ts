@@ -22,6 +22,7 @@ import { stepEnvOver } from '../../stepd/step-env.js';
 import type { StepFacts } from '../../stepd/launch-spec.js';
 import { exportedEnv } from './export-env.js';
 import { cpuBindEnv } from './step-options.js';
+import { runSrunEpilog, runSrunProlog } from './srun-prolog.js';
 import { envArrayOverwrite } from '../../core/env-array.js';
 import { resolveAllocation, type StepAllocation } from './allocation-source.js';
 import { launchStep, StepAbort, type RemoteNodes, type StepResult } from './launch-step.js';
@@ -57,8 +58,11 @@ export async function runStep(req: StepRequest, ctx: RunContext): Promise<number
       };
       const layout = layoutFor(req, alloc);
       const facts = stepFacts(req, alloc, layout, mpi, config);
+      const ids = { jobId: alloc.jobId, stepId: alloc.stepId };
       try {
+        if (req.prolog !== undefined && !runSrunProlog(req.prolog, ids, log)) return 1;
         const result = await runWithMpi(req, alloc, layout, facts, plugins, log, config);
+        if (req.epilog !== undefined) runSrunEpilog(req.epilog, ids, log);
         waitStatus = result.waitStatus;
         return result.exitCode;
       } finally {
