@@ -97,7 +97,8 @@ export function buildStepRequest(raw: RawTsrunOptions, command: string[]): StepR
   if (raw.noAllocate === true && raw.nodelist === undefined) throw new UserError('must specify a node list with -Z, --no-allocate.');
   const nodes = parseNodes(raw.nodes);
   const extras = checkJobExtras(raw, 'srun');
-  const exclusive = raw.exclusive === undefined ? undefined : parseExclusive(raw.exclusive);
+  // false: not given (tsalloc passes its flag so).
+  const exclusive = raw.exclusive === undefined || raw.exclusive === false ? undefined : parseExclusive(raw.exclusive);
   const cpusPerTask = positiveInt(raw.cpusPerTask, '--cpus-per-task');
   if (raw.mem !== undefined && raw.memPerCpu !== undefined) {
     throw new UserError(MEM_OPTIONS_EXCLUSIVE);
