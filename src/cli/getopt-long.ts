@@ -5,6 +5,7 @@
 //   squeue: invalid option -- 'x'
 //   Try "squeue --help" for more information
 import { UserError } from '../core/errors.js';
+import { isSlurmName } from './slurm-names.js';
 
 /** argv with each unambiguous prefix of a long option written out (an exact name always wins). */
 export function expandLongOptions(argv: readonly string[], names: readonly string[]): string[] {
@@ -35,7 +36,10 @@ export function getoptError(bin: string, error: unknown, argv: readonly string[]
   if (code === 'commander.unknownOption') {
     const token = /'([^']*)'/.exec(message)?.[1] ?? '';
     const line = token.startsWith('--') ? `${bin}: unrecognized option '${token}'` : `${bin}: invalid option -- '${token.slice(1, 2)}'`;
-    return new UserError(`${line}\n${tryHelp}`, { bare: true });
+    // Commander's own hint, as one line under the ts names (Slurm's names print none).
+    const suggestion = /Did you mean (\S+?)\?/.exec(message)?.[1];
+    const hint = suggestion && !isSlurmName(bin) ? `\n${bin}: did you mean '${suggestion}'?` : '';
+    return new UserError(`${line}${hint}\n${tryHelp}`, { bare: true });
   }
   if (code === 'commander.optionMissingArgument') {
     const last = argv[argv.length - 1] ?? '';

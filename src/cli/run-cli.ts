@@ -1,6 +1,7 @@
 // The one CLI boundary every bin goes through: load the command lazily, run it, and turn
 // whatever it throws into `<bin>: error: <message>` and an exit status a script can rely on.
 import { wantsStack } from './debug.js';
+import { getoptError } from './getopt-long.js';
 import { UserError } from '../core/errors.js';
 
 export interface CommandModule {
@@ -31,11 +32,16 @@ export function reportError(bin: string, error: unknown, argv: readonly string[]
   if (isCommanderExit(error)) {
     // --help and --version come through here with status 0 and nothing more to say.
     if (error.exitCode === 0) return 0;
+    // A refused option reads as getopt's, as every Slurm command prints it (exit 1 for
+    // squeue, sinfo, scancel and scontrol: observed).
+    const getopt = getoptError(bin, error, argv);
+    if (getopt) return reportError(bin, getopt, argv);
     writeErrorLines(bin, [stripCommanderPrefix(error.message)]);
     return error.exitCode;
   }
   if (error instanceof UserError) {
-    if (error.bare) process.stderr.write(`${error.message}\n`);
+    // A bare error without text: the command has said what went wrong already.
+    if (error.bare) process.stderr.write(error.message === '' ? '' : `${error.message}\n`);
     else writeErrorLines(bin, error.message.split('\n'));
     if (stack && error.stack) process.stderr.write(`${error.stack}\n`);
     return error.exitCode;
@@ -47,8 +53,9 @@ export function reportError(bin: string, error: unknown, argv: readonly string[]
   return 1;
 }
 
+// A line that starts with "fatal: " is Slurm's fatal() (`srun: fatal: ...`), not error().
 function writeErrorLines(bin: string, lines: readonly string[]): void {
-  process.stderr.write(lines.map((line) => `${bin}: error: ${line}\n`).join(''));
+  process.stderr.write(lines.map((line) => (line.startsWith('fatal: ') ? `${bin}: ${line}\n` : `${bin}: error: ${line}\n`)).join(''));
 }
 
 interface CommanderExit {

@@ -95,6 +95,7 @@ function expandNodes(entry: NodeEntry): NodeConfig[] {
     gres,
     features,
     weight: entry.weight ?? 1,
+    ...(entry.tmp_disk !== undefined && { tmpDisk: entry.tmp_disk }),
     state: entry.state ?? 'UNKNOWN',
     ...(entry.reason !== undefined && { reason: entry.reason }),
   }));

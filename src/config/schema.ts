@@ -95,6 +95,8 @@ export const NodeSchema = strictMap({
   cores: v.optional(uint16),
   threads: v.optional(uint16),
   memory: v.optional(convert(stringOrNumber, memoryMB)),
+  // slurm.conf TmpDisk: MB of temporary disk (what --tmp asks for).
+  tmp_disk: v.optional(convert(stringOrNumber, memoryMB)),
   gres: v.optional(listOf(gres, ',')),
   features: v.optional(listOf(feature, ',')),
   weight: v.optional(int('an integer from 0 to 4294967294', 0, 0xfffffffe)),

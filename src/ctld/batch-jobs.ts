@@ -245,13 +245,29 @@ export class BatchJobs implements Launcher {
       // Time spent suspended does not count (slurmctld moves end_time on resume).
       if (job.killCause !== undefined || r.time_limit === INFINITE || r.start_time === 0) continue;
       if ((r.job_state & JOB_STATE_BASE) === JOB_SUSPENDED) continue;
-      if (now >= r.start_time + (job.suspendedSeconds ?? 0) + r.time_limit * ctl.options.minuteSeconds) await this.cancel(job, 'TIMEOUT');
+      const end = r.start_time + (job.suspendedSeconds ?? 0) + r.time_limit * ctl.options.minuteSeconds;
+      if (now >= end) await this.cancel(job, 'TIMEOUT');
+      else await this.warnBeforeEnd(job, end, now);
     }
     for (const job of [...this.orphans]) {
       if (job.stepdPid === undefined || !isBatchStepd(job.stepdPid)) await this.stepdGone(job, job.stepdPid);
     }
     await this.interactive?.tick();
     await this.purgeOld(now);
+  }
+
+  /**
+   * --signal=[B:]SIG@TIME: SIG once, TIME seconds (scaled as the minute is) before the time
+   * limit. With B: only the batch shell gets it, as in Slurm; without, Slurm signals the
+   * steps, tslurm the batch step and what it started (README: differences), or tsrun's tasks.
+   */
+  private async warnBeforeEnd(job: CtldJob, end: number, now: number): Promise<void> {
+    const warning = job.desc.signal;
+    if (warning === undefined || job.warningSent) return;
+    if (now < end - (warning.seconds * this.ctl.options.minuteSeconds) / 60) return;
+    job.warningSent = true;
+    this.ctl.log.info(`job ${job.record.job_id}: --signal ${warning.signal} ${warning.seconds}s before its time limit`);
+    await this.signal(job, warning.signal, true, warning.batchOnly ? 'shell' : 'all').catch((error: Error) => this.ctl.log.error(`job ${job.record.job_id}: --signal: ${error.message}`));
   }
 
   private completing(): CtldJob[] {

@@ -87,8 +87,12 @@ export class InteractiveJobs {
     this.ctl.store.checkWritable();
     const jobId = takeJobIds(this.ctl.options.stateDir, 1);
     const record = this.ctl.buildRecord(desc, jobId, partition.name, now());
-    record.priority = nextPriority(this.ctl, record);
-    const job = newJob(record, desc);
+    // srun -H and -d: held, or waiting on other jobs, as a batch job would.
+    record.priority = desc.hold ? 0 : nextPriority(this.ctl, record);
+    const job = newJob(record, desc, {
+      dependency: desc.dependency,
+      ...(desc.hold && { reason: 'JobHeldUser', held: 'user' as const }),
+    });
     this.hold(job, connection);
     try {
       await this.ctl.addJournaled([job]);

@@ -4,6 +4,7 @@
 import { INFINITE, NO_VAL } from '../core/slurm-constants.js';
 import { buildGresRequest } from './gres-request.js';
 import type { NodeTable } from './node-table.js';
+import type { Bitstr } from '../core/bitstr.js';
 import type { PartitionConfig } from '../config/types.js';
 import { JOB_PENDING } from '../plugin-api/records.js';
 import type { JobDescriptor } from '../protocol/job-desc.js';
@@ -15,6 +16,20 @@ export function effectiveTimeLimit(requested: number, partition: PartitionConfig
   return partition.defaultTime !== NO_VAL ? partition.defaultTime : partition.maxTime;
 }
 
+/**
+ * -x's nodes, and those too small for --mincpus (CPUs) or --tmp (TmpDisk): every select
+ * plugin already leaves excluded nodes out, so the per-node minimums need nothing of them.
+ */
+function excludedNodes(desc: JobDescriptor, table: NodeTable): Bitstr | null {
+  const excluded = desc.exclude === undefined ? null : table.bitmapFromHostlist(desc.exclude);
+  const minCpus = desc.minCpusPerNode ?? 0;
+  const minTmp = desc.tmpDisk ?? 0;
+  if (minCpus === 0 && minTmp === 0) return excluded;
+  const out = excluded ?? table.emptyBitmap();
+  for (const node of table.nodes) if (node.cpus < minCpus || (node.tmp_disk ?? 0) < minTmp) out.set(node.index);
+  return out;
+}
+
 export function jobRecordFromDesc(
   desc: JobDescriptor,
   jobId: number,
@@ -22,10 +37,13 @@ export function jobRecordFromDesc(
   table: NodeTable,
   submitTime: number,
 ): MutableJobRecord {
-  const gres = buildGresRequest({ gres: desc.gres, gpus: desc.gpus });
+  const gres = buildGresRequest({ gres: desc.gres, gpus: desc.gpus, gpusPerNode: desc.gpusPerNode, gpusPerTask: desc.gpusPerTask });
   const minNodes = desc.minNodes ?? 0;
   const cpusPerTask = desc.cpusPerTask ?? 1;
   const numTasks = desc.ntasks ?? (desc.ntasksPerNode ?? 1) * Math.max(minNodes, 1);
+  // --gpus-per-task asks for that many GPUs for each task: the job's whole count, unless
+  // --gpus gave one (the select plugins place GPUs per node or per job).
+  const perJob = gres.perJob.length > 0 ? gres.perJob : gres.perTask.map((spec) => ({ ...spec, count: spec.count * numTasks }));
   return {
     job_id: jobId,
     name: desc.name,
@@ -39,7 +57,7 @@ export function jobRecordFromDesc(
     start_time: 0,
     end_time: 0,
     gres_list: gres.perNode,
-    gres_per_job: gres.perJob,
+    gres_per_job: perJob,
     node_bitmap: null,
     nodes: null,
     job_resrcs: null,
@@ -53,7 +71,7 @@ export function jobRecordFromDesc(
       pn_min_memory: desc.memPerNode ?? 0,
       mem_per_cpu: desc.memPerCpu ?? 0,
       req_node_bitmap: desc.nodelist === undefined ? null : table.bitmapFromHostlist(desc.nodelist),
-      exc_node_bitmap: desc.exclude === undefined ? null : table.bitmapFromHostlist(desc.exclude),
+      exc_node_bitmap: excludedNodes(desc, table),
       features: desc.constraint ?? null,
       contiguous: desc.contiguous,
       share_res: desc.exclusive ? false : undefined,

@@ -1,5 +1,6 @@
 // The controller's job as the commands see it (protocol/job-view.ts).
 import type { JobView } from '../protocol/job-view.js';
+import { pickJobExtras } from '../protocol/job-desc.js';
 import type { CtldJob } from './job.js';
 import type { Controller } from './controller.js';
 import { dependencyDisplay } from './dependencies.js';
@@ -66,6 +67,7 @@ export function jobView(ctl: Controller, job: CtldJob): JobView {
     allocNode: desc.submitHost,
     reservation: desc.reservation ?? null,
     schedNodes: running ? null : (job.schedNodes ?? null),
+    options: pickJobExtras(desc),
   };
 }
 

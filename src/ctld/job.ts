@@ -37,6 +37,8 @@ export interface CtldJob {
   batchNode: string | undefined;
   /** Set when the controller asked the job to end (tscancel, time limit, a lost node). */
   killCause: KillCause | undefined;
+  /** --signal's warning has been sent (once per run; not kept across a controller restart). */
+  warningSent?: boolean;
   /** When the job was (last) made eligible, for `EligibleTime`. */
   eligibleTime: number;
   requeueCount: number;

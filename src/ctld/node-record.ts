@@ -24,6 +24,7 @@ export function nodeRecordFromConfig(node: NodeConfig, index: number): node_reco
     gres_list: node.gres.map((g) => ({ name: g.name, ...(g.type !== undefined && { type: g.type }), count: g.count })),
     features: [...node.features],
     weight: node.weight,
+    tmp_disk: node.tmpDisk ?? 0,
     node_state: stateOf(node.state),
     node_addr: addressOf(node),
   };

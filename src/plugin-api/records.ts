@@ -92,6 +92,8 @@ export interface node_record_t {
   readonly features: readonly string[];
   /** Scheduling weight: lower-weight nodes are allocated first (`Weight`, default 1). */
   readonly weight: number;
+  /** Temporary disk, MB (`TmpDisk`, default 0); absent from older hosts. */
+  readonly tmp_disk?: number;
   /** Base state (`NODE_STATE_*`) or-ed with flags (`NODE_STATE_DRAIN`, ...). */
   readonly node_state: number;
   /** Where the node's step daemon listens (`NodeAddr`), or null when embedded. */

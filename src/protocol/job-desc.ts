@@ -69,7 +69,64 @@ export const ArraySpecSchema = v.strictObject({
   text: text(4 * 1024),
 });
 
+/** `--signal=[R:|B:]SIG[@TIME]`. */
+const JobSignalSchema = v.strictObject({
+  signal: int(1, 127),
+  /** Seconds before the time limit. */
+  seconds: int(0, 0xffff),
+  /** `B:`: only the batch shell gets it (sbatch). */
+  batchOnly: v.boolean(),
+  /** `R:`: also before a reservation ends. */
+  reservation: v.boolean(),
+  /** As given. */
+  text: text(NAME_MAX),
+});
+
+/** Options srun and sbatch share beyond the counts; each absent when not given. */
+const jobExtrasEntries = {
+  account: v.optional(text(NAME_MAX)),
+  qos: v.optional(text(NAME_MAX)),
+  wckey: v.optional(text(NAME_MAX)),
+  /** --mail-type in scontrol's order, ALL spelled out; '' for NONE. */
+  mailType: v.optional(text(NAME_MAX)),
+  mailUser: v.optional(text(NAME_MAX)),
+  /** --nice: lowers the priority by this much. */
+  nice: v.optional(int(-2147483645, 2147483645)),
+  /** --time-min, minutes. */
+  timeMin: v.optional(minutes),
+  signal: v.optional(JobSignalSchema),
+  /** --gpus-per-node / --gpus-per-task as given (`[type:]n`). */
+  gpusPerNode: v.optional(text(NAME_MAX)),
+  gpusPerTask: v.optional(text(NAME_MAX)),
+  /** --mem-per-gpu, MB. */
+  memPerGpu: v.optional(int(0, Number.MAX_SAFE_INTEGER)),
+  cpusPerGpu: v.optional(count(1)),
+  /** --mincpus: only nodes with at least this many CPUs. */
+  minCpusPerNode: v.optional(count(1)),
+  /** --tmp, MB: only nodes with this much TmpDisk. */
+  tmpDisk: v.optional(int(0, Number.MAX_SAFE_INTEGER)),
+  hint: v.optional(text(NAME_MAX)),
+  reboot: v.optional(v.boolean()),
+  /** Options recorded as given (long name → value), with nothing in tslurm acting on them. */
+  recorded: v.optional(v.record(text(NAME_MAX), text(NAME_MAX))),
+};
+
+const JobExtrasSchema = v.strictObject(jobExtrasEntries);
+export type JobSignal = v.InferOutput<typeof JobSignalSchema>;
+export type JobExtras = v.InferOutput<typeof JobExtrasSchema>;
+
+/** The keys of JobExtras, for copying them from one record to another. */
+export const JOB_EXTRA_KEYS = ['account', 'qos', 'wckey', 'mailType', 'mailUser', 'nice', 'timeMin', 'signal', 'gpusPerNode', 'gpusPerTask', 'memPerGpu', 'cpusPerGpu', 'minCpusPerNode', 'tmpDisk', 'hint', 'reboot', 'recorded'] as const satisfies ReadonlyArray<keyof JobExtras>;
+
+/** The JobExtras fields `from` has set. */
+export function pickJobExtras(from: JobExtras): JobExtras {
+  const out: Record<string, unknown> = {};
+  for (const key of JOB_EXTRA_KEYS) if (from[key] !== undefined) out[key] = from[key];
+  return out as JobExtras;
+}
+
 const jobDescEntries = {
+  ...jobExtrasEntries,
   /** The batch script text, starting with `#!` (for --wrap, the generated script); '' for tsrun's job. */
   script: text(SCRIPT_MAX),
   /** Arguments after the script name, given to the script as $1... */

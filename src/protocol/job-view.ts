@@ -1,6 +1,8 @@
 // A job as the controller reports it to the commands (tsqueue, tscontrol show job, tsbatch
 // --wait): what Slurm's job_info_t carries, for the fields tslurm keeps. Plain JSON.
 
+import type { JobExtras } from './job-desc.js';
+
 export interface JobView {
   jobId: number;
   /** 0 when the job is not an array task. */
@@ -75,6 +77,8 @@ export interface JobView {
   allocNode: string;
   /** --reservation, or null. */
   reservation?: string | null;
+  /** The shared options recorded on the job (account, qos, mail, nice, --time-min, ...). */
+  options?: JobExtras;
   /** While pending: the nodes it is expected to start on (SchedNodeList), or null. */
   schedNodes?: string | null;
   /** Only when asked for details (`tscontrol -d show job`). */

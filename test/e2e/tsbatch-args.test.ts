@@ -68,7 +68,8 @@ describe('the script', () => {
 describe('#SBATCH lines', () => {
   it.each([
     [['quote.sh'], 1, 'tsbatch: fatal: quote.sh: line 2: Unmatched `"` in [ "q]\n'],
-    [['bogus.sh'], 255, `tsbatch: unrecognized option '--bogus'\n${tryHelp}`],
+    // Slurm's line, with the script and line it comes from.
+    [['bogus.sh'], 255, `tsbatch: bogus.sh: line 2: unrecognized option '--bogus'\n${tryHelp}`],
     [['word.sh'], 255, 'tsbatch: error: Invalid directive found in batch script: foo\n'],
     [['--mem-per-cpu=10', 'memd.sh'], 1, 'tsbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n'],
   ])('tsbatch %j', async (args, exitCode, stderr) => {
@@ -132,7 +133,7 @@ describe('command-line syntax (getopt\'s words and hint, exit 255)', () => {
   it('answers --help with sbatch\'s options and examples', async () => {
     const r = await tsbatch(['--help']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('--dependency <list>');
+    expect(r.stdout).toContain('  -d, --dependency=type:jobid[:time] ');
     expect(r.stdout).toContain('tsbatch --array=0-15%4');
   });
 });

@@ -400,8 +400,8 @@ describe('tsinfo errors (observed on Slurm 22.05)', () => {
     expect(await tsinfo([...multi, '-n', 'n[1-'])).toEqual({ exitCode: 1, stdout: '', stderr: "tsinfo: error: 'n[1-' invalid entry for --nodes\n" });
   });
 
-  it('refuses unknown options in one line', async () => {
-    expect(await tsinfo(['--bogus'])).toEqual({ exitCode: 1, stdout: '', stderr: "tsinfo: error: unrecognized option '--bogus'\n" });
+  it('refuses unknown options in getopt\'s words', async () => {
+    expect(await tsinfo(['--bogus'])).toEqual({ exitCode: 1, stdout: '', stderr: "tsinfo: unrecognized option '--bogus'\nTry \"tsinfo --help\" for more information\n" });
   });
 });
 

@@ -241,7 +241,7 @@ describe('bad input: one line, srun\'s words, a non-zero status', () => {
     [['--mem=1x', 'true'], 255, 'tsrun: error: Invalid --mem specification\n'],
     [['-N', '2-1', 'true'], 255, 'tsrun: error: Maximum node count 1 is less than minimum node count 2\n'],
     [['-m', 'foo', 'true'], 255, 'tsrun: error: Invalid --distribution specification\n'],
-    [[], 1, 'tsrun: error: No command given to execute.\n'],
+    [[], 1, 'tsrun: fatal: No command given to execute.\n'],
   ])('tsrun %j', async (args, status, stderr) => {
     const r = await tsrun(args);
     expect(r).toEqual({ exitCode: status, stdout: '', stderr });

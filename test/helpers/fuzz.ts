@@ -158,7 +158,11 @@ export function verdict(bin: string, argv: readonly string[], result: BinResult,
   const odd = lines.find((line) => !line.startsWith(`${bin}: `) && !STEP_OUTCOME.test(line) && !BARE_SLURM_LINES.some((re) => re.test(line)));
   if (odd !== undefined) return `exit ${result.exitCode}, a line that is not a message: ${JSON.stringify(odd.slice(0, 200))} in: ${shown()}`;
   if (expect === 'one-problem') {
-    const said = lines.filter((line) => !STEP_OUTCOME.test(line));
+    // -v's report of the options given (srun's and sbatch's `defined options` block) is not a problem.
+    const start = lines.indexOf(`${bin}: defined options`);
+    const end = lines.indexOf(`${bin}: end of defined options`);
+    const reported = start >= 0 && end > start ? [...lines.slice(0, start), ...lines.slice(end + 1)] : lines;
+    const said = reported.filter((line) => !STEP_OUTCOME.test(line));
     const extra = said.slice(1).filter((line) => !SLURM_CONTINUATIONS.some((re) => re.test(line)));
     if (extra.length > 0) return `exit ${result.exitCode} with ${said.length} lines for one option: ${shown()}`;
   }

@@ -7,22 +7,25 @@ import { jobStateString } from '../../core/job-state.js';
 import { formatSlurmDate, minsToTimeStr, secsToTimeStr } from '../../core/time-string.js';
 import { JOB_PENDING, JOB_STATE_BASE } from '../../plugin-api/records.js';
 import type { JobDetails, JobView } from '../../protocol/job-view.js';
+import type { JobExtras } from '../../protocol/job-desc.js';
+import { formatMemSuffix } from '../../core/memory-size.js';
 
 /** `details`: scontrol's -d count; with one or more, the lines -d adds (job.details must be there). */
 export function jobRecordLines(job: JobView, now: number, details = 0): string[] {
   const more = details > 0 ? job.details : undefined;
   const pending = (job.state & JOB_STATE_BASE) === JOB_PENDING;
+  const opt = job.options ?? {};
   const arrayPart = job.arrayJobId !== 0 ? ` ArrayJobId=${job.arrayJobId} ArrayTaskId=${job.arrayTaskId}` : '';
   const throttle = job.arrayJobId !== 0 && job.arrayMaxRunning !== null ? ` ArrayTaskThrottle=${job.arrayMaxRunning}` : '';
   const runTime = job.startTime === 0 ? 0 : (job.endTime > 0 && job.endTime !== 0xffffffff && job.endTime <= now ? job.endTime : now) - job.startTime;
   const lines = [
     `JobId=${job.jobId}${arrayPart}${throttle} JobName=${job.name}`,
     `UserId=${job.userName}(${job.userId}) GroupId=${groupName(job)}(${job.groupId}) MCS_label=N/A`,
-    `Priority=${job.priority} Nice=0 Account=(null) QOS=(null)`,
+    `Priority=${job.priority} Nice=${opt.nice ?? 0} Account=${opt.account ?? '(null)'} QOS=${opt.qos ?? '(null)'}`,
     `JobState=${jobStateString(job.state)} Reason=${job.reason} Dependency=${job.dependency ?? '(null)'}`,
-    `Requeue=${job.requeue ? 1 : 0} Restarts=${job.restartCount} BatchFlag=${job.batch === false ? 0 : 1} Reboot=0 ExitCode=${exitCode(job.exitStatus)}`,
+    `Requeue=${job.requeue ? 1 : 0} Restarts=${job.restartCount} BatchFlag=${job.batch === false ? 0 : 1} Reboot=${opt.reboot ? 1 : 0} ExitCode=${exitCode(job.exitStatus)}`,
     ...(more ? [`DerivedExitCode=${exitCode(more.derivedExitStatus)}`] : []),
-    `RunTime=${secsToTimeStr(Math.max(0, runTime))} TimeLimit=${minsToTimeStr(job.timeLimit)} TimeMin=N/A`,
+    `RunTime=${secsToTimeStr(Math.max(0, runTime))} TimeLimit=${minsToTimeStr(job.timeLimit)} TimeMin=${opt.timeMin === undefined ? 'N/A' : minsToTimeStr(opt.timeMin)}`,
     `SubmitTime=${formatSlurmDate(job.submitTime)} EligibleTime=${formatSlurmDate(job.eligibleTime)}`,
     `AccrueTime=${formatSlurmDate(job.eligibleTime)}`,
     `StartTime=${formatSlurmDate(job.startTime)} EndTime=${formatSlurmDate(job.endTime)} Deadline=N/A`,
@@ -39,7 +42,7 @@ export function jobRecordLines(job: JobView, now: number, details = 0): string[]
     `TRES=${tres(job, pending)}`,
     'Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*',
     ...(more ? allocationLines(more) : []),
-    `MinCPUsNode=${cpt} MinMemoryNode=${job.memPerNode ? `${job.memPerNode}M` : '0'} MinTmpDiskNode=0`,
+    `MinCPUsNode=${Math.max(cpt, opt.minCpusPerNode ?? 0)} MinMemoryNode=${job.memPerNode ? `${job.memPerNode}M` : '0'} MinTmpDiskNode=${opt.tmpDisk ? formatMemSuffix(opt.tmpDisk) : '0'}`,
     `Features=${job.features ?? '(null)'} DelayBoot=00:00:00`,
     ...(job.reservation ? [`Reservation=${job.reservation}`] : []),
     'OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)',
@@ -49,7 +52,7 @@ export function jobRecordLines(job: JobView, now: number, details = 0): string[]
   if (job.comment) lines.push(`Comment=${job.comment} `);
   // An srun job has no Std* lines (observed on Slurm 22.05).
   if (job.batch !== false) lines.push(`StdErr=${ioPath(job, job.stderr)}`, `StdIn=${job.stdin}`, `StdOut=${ioPath(job, job.stdout)}`);
-  lines.push('Power=');
+  lines.push('Power=', ...optionLines(job, opt));
   // Slurm 22.05 ends a job record with an empty line of its own ("Power=\n   \n\n").
   lines.push('');
   return lines;
@@ -68,6 +71,19 @@ function allocationLines(details: JobDetails): string[] {
     lines.push(`  Nodes=${compressHostlist(run)} CPU_IDs=${node.cpuIds} Mem=${node.memory} GRES=${node.gres}`);
     run = [];
   });
+  return lines;
+}
+
+// The optional lines after Power=, in slurm_sprint_job_info()'s order: GPUs per node and
+// per task (22.05's `gres:gpu:N` form), then mail (only with a mail type, as Slurm).
+function optionLines(job: JobView, opt: JobExtras): string[] {
+  const lines: string[] = [];
+  const gpus = (text: string): string => `gres:gpu:${text}`;
+  if (opt.cpusPerGpu !== undefined) lines.push(`CpusPerTres=gres:gpu:${opt.cpusPerGpu}`);
+  if (opt.memPerGpu !== undefined) lines.push(`MemPerTres=gres:gpu:${opt.memPerGpu}`);
+  if (opt.gpusPerNode !== undefined) lines.push(`TresPerNode=${gpus(opt.gpusPerNode)}`);
+  if (opt.gpusPerTask !== undefined) lines.push(`TresPerTask=${gpus(opt.gpusPerTask)}`);
+  if (opt.mailType) lines.push(`MailUser=${opt.mailUser ?? job.userName} MailType=${opt.mailType}`);
   return lines;
 }
 

@@ -9,14 +9,19 @@ const MAGIC = '#SBATCH';
 
 /** The option words of the script's #SBATCH lines, in order; `file` names it in errors. */
 export function directiveWords(script: string, file: string): string[] {
-  const words: string[] = [];
+  return directiveWordLines(script, file).map((w) => w.word);
+}
+
+/** Each #SBATCH word with the number of the line it is on (for errors that name the line). */
+export function directiveWordLines(script: string, file: string): Array<{ word: string; line: number }> {
+  const words: Array<{ word: string; line: number }> = [];
   for (const [index, line] of script.split('\n').entries()) {
     if (!line.startsWith(MAGIC)) {
       // A line with anything but blanks before a '#' is a command: the directives end there.
       if (/^\s*[^\s#]/.test(line)) break;
       continue;
     }
-    words.push(...lineWords(line.slice(MAGIC.length), file, index + 1));
+    for (const word of lineWords(line.slice(MAGIC.length), file, index + 1)) words.push({ word, line: index + 1 });
   }
   return words;
 }

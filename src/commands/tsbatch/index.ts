@@ -1,12 +1,16 @@
 // tsbatch (sbatch): submit a batch script. This file is the command's face (help, examples,
 // how errors look); request.ts turns argv, environment and script into the job; submit.ts
 // sends it.
+import { definedOptionsLines } from '../../cli/slurm-opt/defined-options.js';
+import { notActedOnNotes } from '../../cli/job-extras.js';
+import { GetoptError } from '../../cli/slurm-opt/getopt.js';
+import { infoText } from '../../cli/slurm-opt/job-cli.js';
+import { usageError } from '../../cli/slurm-opt/usage-error.js';
 import { TimeSpecError } from '../../core/begin-time.js';
 import { UserError } from '../../core/errors.js';
 import { FatalError } from './fatal.js';
-import { GetoptError, getoptWords } from './getopt.js';
-import { HELP_AND_VERSION, tsbatchProgram } from './options.js';
-import { parseTsbatchArgs } from './request.js';
+import { tsbatchSpecs } from './options.js';
+import { parseCommandLine, parseTsbatchArgs } from './request.js';
 
 const examples = [
   'tsbatch job.sh                           # options from the #SBATCH lines of job.sh',
@@ -18,20 +22,23 @@ const examples = [
 ];
 
 export async function run(argv: string[], bin: string): Promise<number> {
-  let status = 0;
-  // Commander here answers --help and --version; request.ts reads argv itself, in sbatch's
-  // order, once the action runs.
-  const program = tsbatchProgram(bin, examples).action(async () => {
-    const parsed = await parseTsbatchArgs(argv, { env: process.env, cwd: process.cwd(), stdin: readStdin });
-    const { submitBatch } = await import('./submit.js');
-    status = await submitBatch(parsed, { bin });
-  });
   try {
-    await program.parseAsync(getoptWords(argv, program, HELP_AND_VERSION), { from: 'user' });
+    const info = parseCommandLine(argv, bin).info;
+    if (info) {
+      const ts = { tsUsage: `Usage: ${bin} [options] [script [args...]]`, examples };
+      process.stdout.write(infoText(info, 'sbatch', bin, tsbatchSpecs(bin), ts));
+      return 0;
+    }
+    const parsed = await parseTsbatchArgs(argv, { env: process.env, cwd: process.cwd(), stdin: readStdin }, bin);
+    if (parsed.verbose > 0 && !parsed.quiet) {
+      const notes = notActedOnNotes(parsed.given.map((o) => o.spec.long));
+      process.stderr.write([...definedOptionsLines(parsed.given), ...notes].map((line) => `${bin}: ${line}\n`).join(''));
+    }
+    const { submitBatch } = await import('./submit.js');
+    return await submitBatch(parsed, { bin });
   } catch (error) {
     throw inSbatchWords(error, bin);
   }
-  return status;
 }
 
 // The lines sbatch prints without "error:": getopt's (and its hint), parse_time()'s own line
@@ -40,7 +47,7 @@ function inSbatchWords(error: unknown, bin: string): unknown {
   if (!(error instanceof UserError)) return error;
   const { exitCode, code } = error;
   const bare = (text: string): UserError => new UserError(text, { bare: true, exitCode, code });
-  if (error instanceof GetoptError) return bare(`${bin}: ${error.message}\nTry "${bin} --help" for more information`);
+  if (error instanceof GetoptError) return usageError(bin, error);
   if (error.cause instanceof TimeSpecError) return bare(`${error.cause.message}\n${bin}: error: ${error.message}`);
   if (error instanceof FatalError) return bare(`${bin}: fatal: ${error.message}`);
   return error;

@@ -4,17 +4,18 @@
 // memory options together, then what the controller would refuse (--array, --dependency).
 import os from 'node:os';
 import path from 'node:path';
-import type { Command } from 'commander';
 import { parseArraySpec } from '../../core/array-spec.js';
 import { parseDependency } from '../../core/dependency-spec.js';
 import { UserError } from '../../core/errors.js';
 import { INFINITE } from '../../core/slurm-constants.js';
-import type { JobDescriptor } from '../../protocol/job-desc.js';
-import { directiveWords } from './directives.js';
+import { pickJobExtras, type JobDescriptor } from '../../protocol/job-desc.js';
+import { getopt, GetoptError } from '../../cli/slurm-opt/getopt.js';
+import { parseJobArgs, rawValues, type ParsedJobArgs } from '../../cli/slurm-opt/job-cli.js';
+import type { Occurrence } from '../../cli/slurm-opt/spec.js';
+import { directiveWordLines } from './directives.js';
 import { envOptions } from './env-options.js';
 import { batchEnvironment } from './export-env.js';
-import { getoptWords } from './getopt.js';
-import { directiveProgram, HELP_AND_VERSION, tsbatchProgram, type RawTsbatchOptions } from './options.js';
+import { directiveSpecs, tsbatchSpecs, type RawTsbatchOptions } from './options.js';
 import { fileScript, stdinScript, wrapScript, type BatchScript } from './script.js';
 import { checkValues, mergeValues, type TsbatchValues } from './values.js';
 
@@ -38,11 +39,19 @@ export interface ParsedTsbatch {
   verbose: number;
   /** tslurm's --cluster file. */
   cluster: string | undefined;
+  /** The options as given on the command line and in #SBATCH lines (for -v). */
+  given: Occurrence[];
 }
 
-export async function parseTsbatchArgs(argv: string[], ctx: TsbatchContext): Promise<ParsedTsbatch> {
+/** The command line by sbatch's table (getopt's errors as GetoptError); --help and the like in `info`. */
+export function parseCommandLine(argv: readonly string[], bin = 'tsbatch'): ParsedJobArgs {
+  return parseJobArgs(argv, tsbatchSpecs(bin));
+}
+
+export async function parseTsbatchArgs(argv: string[], ctx: TsbatchContext, bin = 'tsbatch'): Promise<ParsedTsbatch> {
   const now = ctx.now ?? new Date();
-  const cli = parseWords(tsbatchProgram('tsbatch'), argv, HELP_AND_VERSION);
+  const parsed = parseCommandLine(argv, bin);
+  const cli = { options: parsed.raw as RawTsbatchOptions, operands: parsed.operands };
   const cliValues = checkValues(cli.options, now);
   const [scriptName, ...scriptArgs] = cli.operands;
   if (cli.options.wrap !== undefined && scriptName !== undefined) {
@@ -51,11 +60,8 @@ export async function parseTsbatchArgs(argv: string[], ctx: TsbatchContext): Pro
   // The script is looked for from the command line's -D; #SBATCH -D comes too late for that.
   const searchDir = path.resolve(ctx.cwd, cli.options.chdir ?? '.');
   const script = await loadScript(scriptName, cli.options.wrap, ctx, searchDir);
-  const directives = parseWords(directiveProgram(), directiveWords(script.text, script.file));
-  if (directives.operands.length > 0) {
-    throw new UserError(`Invalid directive found in batch script: ${directives.operands[0]}`, { exitCode: 255 });
-  }
-  const values = mergeValues(checkValues(directives.options, now), checkValues(envOptions(ctx.env), now), cliValues);
+  const directives = readDirectives(script.text, script.file, now);
+  const values = mergeValues(directives.values, checkValues(envOptions(ctx.env), now), cliValues);
   const desc = describeJob(values, script, scriptArgs, ctx);
   return {
     desc,
@@ -65,7 +71,37 @@ export async function parseTsbatchArgs(argv: string[], ctx: TsbatchContext): Pro
     quiet: values.quiet === true,
     verbose: values.verbose ?? 0,
     cluster: cli.options.cluster,
+    given: [...parsed.options, ...directives.given],
   };
+}
+
+/**
+ * The #SBATCH words read by sbatch's table. A refused word or value names the script and
+ * the line it is on (`job.sh: line 3: ...`), which sbatch leaves the user to find.
+ */
+function readDirectives(text: string, file: string, now: Date): { values: TsbatchValues; given: Occurrence[] } {
+  const words = directiveWordLines(text, file);
+  const where = (index: number): string => `${file}: line ${words[index]?.line ?? '?'}: `;
+  let parsed;
+  try {
+    parsed = getopt(words.map((w) => w.word), directiveSpecs(), { stopAtOperand: true });
+  } catch (error) {
+    if (error instanceof GetoptError) throw new GetoptError(`${where(error.index)}${error.message}`);
+    throw error;
+  }
+  if (parsed.operands.length > 0) {
+    throw new UserError(`Invalid directive found in batch script: ${parsed.operands[0]}`, { exitCode: 255 });
+  }
+  for (const occurrence of parsed.options) {
+    try {
+      checkValues(rawValues([occurrence]) as RawTsbatchOptions, now);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      const Kind = error.constructor as new (message: string, options: object) => UserError;
+      throw new Kind(`${where(occurrence.index ?? -1)}${error.message}`, { exitCode: error.exitCode, code: error.code, cause: error.cause });
+    }
+  }
+  return { values: checkValues(rawValues(parsed.options) as RawTsbatchOptions, now), given: parsed.options };
 }
 
 function loadScript(name: string | undefined, wrap: string | undefined, ctx: TsbatchContext, workDir: string): Promise<BatchScript> {
@@ -117,6 +153,7 @@ function describeJob(v: TsbatchValues, script: BatchScript, scriptArgs: string[]
     killOnInvalidDep: v.killOnInvalidDep,
     openMode: v.openMode,
     comment: v.comment,
+    ...pickJobExtras(v),
     ...(v.reservation !== undefined && { reservation: v.reservation }),
     ...identity,
     submitDir: ctx.cwd,
@@ -141,17 +178,6 @@ function controllerCheck<T>(check: () => T): T {
     }
     throw error;
   }
-}
-
-interface ParsedWords {
-  options: RawTsbatchOptions;
-  operands: string[];
-}
-
-// getopt's checks first, so commander meets only words it reads as getopt would.
-function parseWords(program: Command, words: readonly string[], extraFlags: readonly string[] = []): ParsedWords {
-  program.parse(getoptWords(words, program, extraFlags), { from: 'user' });
-  return { options: program.opts<RawTsbatchOptions>(), operands: program.args };
 }
 
 function currentIdentity(): Pick<JobDescriptor, 'userId' | 'groupId' | 'userName' | 'submitHost'> {

@@ -7,13 +7,45 @@ import { parseBeginTime, TimeSpecError } from '../../core/begin-time.js';
 import { UserError } from '../../core/errors.js';
 import { parseMemoryMB } from '../../core/memory-size.js';
 import { parseTimeLimitOption } from '../../core/time-string.js';
+import { checkJobExtras } from '../../cli/job-extras.js';
+import type { JobExtras } from '../../protocol/job-desc.js';
 import { FatalError } from './fatal.js';
 import type { RawTsbatchOptions } from './options.js';
 
 type ExclusiveMode = 'exclusive' | 'user' | 'mcs' | 'oversubscribe';
 
+type Checked = 'ntasks' | 'nodes' | 'cpusPerTask' | 'ntasksPerNode' | 'mem' | 'memPerCpu' | 'exclusive' | 'time' | 'begin' | 'killOnInvalidDep' | 'openMode';
+
 /** Checked option values; a key is present only when its source gave it. */
-export interface TsbatchValues extends Omit<RawTsbatchOptions, 'ntasks' | 'nodes' | 'cpusPerTask' | 'ntasksPerNode' | 'mem' | 'memPerCpu' | 'exclusive' | 'time' | 'begin' | 'killOnInvalidDep' | 'openMode'> {
+export interface TsbatchValues extends Omit<JobExtras, 'nice'> {
+  jobName?: string;
+  partition?: string;
+  nodelist?: string;
+  exclude?: string;
+  constraint?: string;
+  gres?: string;
+  gpus?: string;
+  overcommit?: boolean;
+  contiguous?: boolean;
+  output?: string;
+  error?: string;
+  input?: string;
+  chdir?: string;
+  export?: string;
+  array?: string;
+  dependency?: string;
+  hold?: boolean;
+  parsable?: boolean;
+  wait?: boolean;
+  testOnly?: boolean;
+  wrap?: string;
+  requeue?: boolean;
+  comment?: string;
+  reservation?: string;
+  quiet?: boolean;
+  verbose?: number;
+  cluster?: string;
+  nice?: number;
   ntasks?: number;
   nodes?: { min: number; max: number };
   cpusPerTask?: number;
@@ -28,7 +60,7 @@ export interface TsbatchValues extends Omit<RawTsbatchOptions, 'ntasks' | 'nodes
   openMode?: 'append' | 'truncate';
 }
 
-type Parsers = { [K in keyof RawTsbatchOptions]?: (value: NonNullable<RawTsbatchOptions[K]>, now: Date) => TsbatchValues[K] };
+type Parsers = { [K in Checked]?: (value: NonNullable<RawTsbatchOptions[K]>, now: Date) => TsbatchValues[K] };
 
 // The options sbatch checks when it reads them; the rest pass as given. Bad sizes, times and
 // modes exit 255 (sbatch's exit(-1)), bad counts 1 (observed).
@@ -40,7 +72,8 @@ const PARSERS: Parsers = {
   mem: (v) => parseMemoryMB(v, '--mem'),
   memPerCpu: (v) => parseMemoryMB(v, '--mem-per-cpu'),
   time: (v) => parseTimeLimitOption(v, '--time'),
-  exclusive: (v) => oneOf(v.toLowerCase(), ['exclusive', 'user', 'mcs', 'oversubscribe'] as const, '--exclusive'),
+  // A bare --exclusive (true) is sbatch's own "exclusive" mode.
+  exclusive: (v) => oneOf(v === true ? 'exclusive' : String(v).toLowerCase(), ['exclusive', 'user', 'mcs', 'oversubscribe'] as const, '--exclusive'),
   begin: (v, now) => parseBegin(v, now),
   killOnInvalidDep: (v) => oneOf(v.toLowerCase(), ['yes', 'no'] as const, '--kill-on-invalid-dep') === 'yes',
   // Only the first letter counts ("axyz" is append, observed).
@@ -50,12 +83,12 @@ const PARSERS: Parsers = {
 /** One source's values, checked in the order they were given. */
 export function checkValues(raw: RawTsbatchOptions, now: Date): TsbatchValues {
   const values: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw) as Array<[keyof RawTsbatchOptions, never]>) {
+  for (const [key, value] of Object.entries(raw) as Array<[string, never]>) {
     if (value === undefined) continue;
-    const parse = PARSERS[key] as ((v: never, now: Date) => unknown) | undefined;
+    const parse = (PARSERS as Record<string, ((v: never, now: Date) => unknown) | undefined>)[key];
     values[key] = parse ? parse(value, now) : value;
   }
-  return values as TsbatchValues;
+  return { ...values, ...checkJobExtras(raw, 'sbatch') } as TsbatchValues;
 }
 
 const MEMORY = ['mem', 'memPerCpu'] as const;
@@ -74,6 +107,8 @@ export function mergeValues(script: TsbatchValues, env: TsbatchValues, cli: Tsba
     throw new FatalError('SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually exclusive.');
   }
   const merged: TsbatchValues = { ...script, ...env, ...cli };
+  const recorded = { ...script.recorded, ...env.recorded, ...cli.recorded };
+  if (Object.keys(recorded).length > 0) merged.recorded = recorded;
   for (const key of fromEnv) if (fromCli.length === 1 && key !== fromCli[0]) delete merged[key];
   // -v adds up wherever it is given.
   merged.verbose = (script.verbose ?? 0) + (cli.verbose ?? 0);

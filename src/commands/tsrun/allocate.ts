@@ -68,6 +68,7 @@ export async function allocateJob(
   }
   if (result.status === 'rejected') {
     if (job.details.pn_min_memory > 0 || job.details.mem_per_cpu > 0) memoryCheck(job, table, configured, log);
+    tmpDiskCheck(req, table, configured, log);
     throw rejection(result.rc);
   }
   // Nothing else runs in an embedded cluster, so "not now" means nodes are down or drained:
@@ -106,6 +107,12 @@ function memoryCheck(job: job_record_t, table: NodeTable, configured: Bitstr, lo
   const perNode = job.details.pn_min_memory || job.details.mem_per_cpu * job.details.cpus_per_task;
   const most = Math.max(0, ...[...configured.setBits()].map((i) => table.nodes[i]!.real_memory));
   if (perNode > most) log.error('Memory specification can not be satisfied');
+}
+
+/** srun's extra line when no node of the partition has the TmpDisk --tmp asks for. */
+function tmpDiskCheck(req: StepRequest, table: NodeTable, configured: Bitstr, log: Logger): void {
+  const most = Math.max(0, ...[...configured.setBits()].map((i) => table.nodes[i]!.tmp_disk ?? 0));
+  if ((req.extras.tmpDisk ?? 0) > most) log.error('Temporary disk specification can not be satisfied');
 }
 
 function rejection(rc: number): UserError {

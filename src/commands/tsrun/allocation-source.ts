@@ -15,6 +15,10 @@ import { allocateJob } from './allocate.js';
 import type { CtldTarget } from '../../client/ctld-client.js';
 import { remoteController } from '../../client/controller-target.js';
 import type { StepRequest } from './request.js';
+import { CtldClient } from '../../client/ctld-client.js';
+import { isFinished } from '../../core/job-state.js';
+import { slurm_strerror } from '../../core/errno.js';
+import type { JobView } from '../../protocol/job-view.js';
 
 export interface StepAllocation {
   jobId: number;
@@ -54,9 +58,11 @@ export async function resolveAllocation(
   log: Logger,
   stateDir: string,
 ): Promise<StepAllocation> {
-  const enclosing = process.env.SLURM_JOB_ID ?? process.env.SLURM_JOBID;
   const remote = await remoteController(config);
   const target: CtldTarget | undefined = remote ?? (existsSync(path.join(stateDir, 'tsctld.sock')) ? path.join(stateDir, 'tsctld.sock') : undefined);
+  // --jobid: a step in that job, as if tsrun ran inside it (its variables reach the tasks).
+  if (req.jobId !== undefined) await enterJob(req.jobId, target, log);
+  const enclosing = process.env.SLURM_JOB_ID ?? process.env.SLURM_JOBID;
   if (enclosing !== undefined && enclosing !== '') return stepOfEnclosingJob(req, enclosing, stateDir, target);
 
   // With a controller running on this state directory, the job is its (and waits for the nodes
@@ -99,6 +105,35 @@ export async function resolveAllocation(
       await select.release(job);
     },
   };
+}
+
+/**
+ * srun --jobid=N: the job's nodes and CPUs from the controller, set as a batch script's
+ * environment would have them. A job that is not running gets srun's two lines (observed).
+ */
+async function enterJob(jobId: number, target: CtldTarget | undefined, log: Logger): Promise<void> {
+  let view: JobView | undefined;
+  if (target !== undefined) {
+    const client = await CtldClient.open(target).catch(() => undefined);
+    view = (await client?.call<JobView[]>('jobs', { ids: [String(jobId)] }).catch(() => []))?.[0];
+    client?.close();
+  }
+  if (view === undefined || view.nodes === null || isFinished(view.state)) {
+    log.error(`Unable to confirm allocation for job ${jobId}: ${slurm_strerror('ESLURM_INVALID_JOB_ID')}`);
+    log.info(`Check SLURM_JOB_ID environment variable. Expired or invalid job ${jobId}`);
+    throw new UserError('', { bare: true, code: 'ESLURM_INVALID_JOB_ID' });
+  }
+  const nodes = expandHostlist(view.nodes);
+  const perNode = Math.max(1, Math.floor(view.numCpus / nodes.length));
+  Object.assign(process.env, {
+    SLURM_JOB_ID: String(jobId),
+    SLURM_JOBID: String(jobId),
+    SLURM_JOB_NODELIST: view.nodes,
+    SLURM_JOB_NUM_NODES: String(nodes.length),
+    SLURM_JOB_CPUS_PER_NODE: nodes.length > 1 ? `${perNode}(x${nodes.length})` : String(perNode),
+    SLURM_JOB_NAME: view.name,
+    SLURM_JOB_PARTITION: view.partition,
+  });
 }
 
 async function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir: string, target: CtldTarget | undefined): Promise<StepAllocation> {

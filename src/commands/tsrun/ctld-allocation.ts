@@ -48,9 +48,23 @@ export async function allocateThroughController(
     }
     let grant = answer.grant;
     if (answer.pending) {
+      // -I with no time: the controller would not have queued it (held or dependent jobs get
+      // "Job dependency problem", others "Requested nodes are busy", observed).
+      if (req.immediate === 0) {
+        await cancelJob(link, answer.jobId);
+        throw UserError.fromErrno(req.hold || req.dependency !== undefined ? 'ESLURM_DEPENDENCY' : 'ESLURM_NODES_BUSY', 'Unable to allocate resources');
+      }
+      if (req.hold) log.info('Job is in held state, pending scheduler release');
       log.info(`job ${answer.jobId} queued and waiting for resources`);
       try {
-        grant = await link.call<Grant>(['allocation', { jobId: answer.jobId }]);
+        const granted = link.call<Grant>(['allocation', { jobId: answer.jobId }]);
+        grant = req.immediate === undefined ? await granted : await withinSeconds(granted, req.immediate);
+        if (grant === undefined) {
+          // The wait for the grant ends with the job: nothing is listening for it any more.
+          granted.catch(() => {});
+          await cancelJob(link, answer.jobId);
+          throw UserError.fromErrno('ESLURM_NODES_BUSY');
+        }
       } catch (error) {
         if (error instanceof UserError && error.code === 'ESLURM_ALREADY_DONE') log.info('Job has been cancelled');
         throw allocateRefusal(error, req, config, log);
@@ -62,6 +76,22 @@ export async function allocateThroughController(
     link.close();
     throw error;
   }
+}
+
+/** -I SECS: the grant if it comes within the time, else undefined. */
+async function withinSeconds<T>(promise: Promise<T>, seconds: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), seconds * 1000)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// The job -I gave up on goes, as srun's does.
+async function cancelJob(link: Link, jobId: number): Promise<void> {
+  await link.call(['cancel', { ids: [String(jobId)], userId: process.getuid?.() ?? 0 }], 1).catch(() => {});
 }
 
 function held(link: Link, grant: Grant): StepAllocation {

@@ -7,12 +7,13 @@ import { UserError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { ClusterConfig } from '../../config/types.js';
 import { buildGresRequest } from '../../ctld/gres-request.js';
+import { parseDependency } from '../../core/dependency-spec.js';
 import type { JobDescriptor } from '../../protocol/job-desc.js';
 import type { StepRequest } from './request.js';
 
 export function jobDescFor(req: StepRequest): JobDescriptor {
   // srun checks gres itself, before asking for an allocation (its own message, no prefix).
-  buildGresRequest({ gres: req.gres, gpus: req.gpus });
+  buildGresRequest({ gres: req.gres, gpus: req.gpus, gpusPerNode: req.extras.gpusPerNode, gpusPerTask: req.extras.gpusPerTask });
   const user = os.userInfo();
   return {
     script: '',
@@ -46,14 +47,16 @@ export function jobDescFor(req: StepRequest): JobDescriptor {
     environment: [],
     exportText: req.export,
     array: undefined,
-    dependency: undefined,
-    hold: false,
+    // srun -d: the controller checks it as sbatch's ("Job dependency problem").
+    dependency: req.dependency === undefined ? undefined : parseDependency(req.dependency),
+    hold: req.hold,
     beginTime: 0,
     requeue: undefined,
     killOnInvalidDep: undefined,
     openMode: undefined,
     comment: undefined,
     interactive: { pid: process.pid },
+    ...req.extras,
     userId: user.uid,
     groupId: user.gid,
     userName: user.username,
@@ -72,7 +75,18 @@ export function allocateRefusal(error: unknown, req: StepRequest, config: Cluste
   if (error.code === 'ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE' && memoryBeyondEveryNode(req, config)) {
     log.error('Memory specification can not be satisfied');
   }
+  if (error.code === 'ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE' && beyondEveryNode(req, config, (n) => n.tmpDisk ?? 0, req.extras.tmpDisk)) {
+    log.error('Temporary disk specification can not be satisfied');
+  }
   return new UserError(`Unable to allocate resources: ${error.message}`, { code: error.code, exitCode: error.exitCode });
+}
+
+/** Whether no node of the partition has `wanted` of what `size` measures. */
+function beyondEveryNode(req: StepRequest, config: ClusterConfig, size: (node: ClusterConfig['nodes'][number]) => number, wanted: number | undefined): boolean {
+  if (!wanted) return false;
+  const partition = config.partitions.find((p) => (req.partition === undefined ? p.isDefault : p.name === req.partition));
+  const names = new Set(partition?.nodes ?? []);
+  return wanted > Math.max(0, ...config.nodes.filter((node) => names.has(node.name)).map(size));
 }
 
 /** srun's extra line: no node of the partition has the memory asked for per node. */

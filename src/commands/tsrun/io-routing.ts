@@ -24,7 +24,7 @@ export class IoRouting {
     private readonly facts: StepFacts,
     private readonly layout: StepLayout,
     private readonly cwd: string,
-    options: { output?: string; error?: string },
+    private readonly options: { output?: string; error?: string; openMode?: 'append' | 'truncate' },
   ) {
     this.out = classifyIoOption(options.output, facts.ntasks);
     this.err = options.error === undefined ? this.out : classifyIoOption(options.error, facts.ntasks);
@@ -85,8 +85,9 @@ export class IoRouting {
   private file(name: string): WriteStream {
     let stream = this.files.get(name);
     if (!stream) {
-      // Opened now (openFiles), so a file that cannot be opened is known before tasks start.
-      stream = createWriteStream(name, { fd: openSync(name, 'w') });
+      // Opened now (openFiles), so a file that cannot be opened is known before tasks start;
+      // --open-mode=append adds to what the file holds, truncate (the default) starts it anew.
+      stream = createWriteStream(name, { fd: openSync(name, this.options.openMode === 'append' ? 'a' : 'w') });
       // An unwritable output file is the user's problem to see, not a crash.
       stream.on('error', (error) => process.stderr.write(`tsrun: error: ${name}: ${error.message}\n`));
       this.files.set(name, stream);

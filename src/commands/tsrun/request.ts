@@ -6,9 +6,38 @@ import { parseMemoryMB } from '../../core/memory-size.js';
 import { parseTimeLimitOption } from '../../core/time-string.js';
 import { INFINITE } from '../../core/slurm-constants.js';
 import { parseDistribution, type TaskDistribution } from '../../core/task-dist.js';
+import { checkJobExtras, nonNegative, HINT_HELP } from '../../cli/job-extras.js';
+import { parseCpuBind, parsePropagate, type CpuBind } from './step-options.js';
+import type { JobExtras } from '../../protocol/job-desc.js';
 import type { RawTsrunOptions } from './options.js';
 
 export interface StepRequest {
+  /** The shared job options (account, --signal, --gpus-per-*, ...), for a job tsrun creates. */
+  extras: JobExtras;
+  /** --exact (or --exclusive for a step): the step gets only the CPUs it asks for. */
+  exact: boolean;
+  /** --overlap: the step shares its CPUs with other steps. */
+  overlap: boolean;
+  cpuBind: CpuBind | undefined;
+  /** -W: seconds after the first task ends before the rest are killed (0: never). */
+  waitAfterFirst: number | undefined;
+  /** -I: seconds to wait for the allocation (0: it must be granted at once). */
+  immediate: number | undefined;
+  /** --jobid: run the step inside this job. */
+  jobId: number | undefined;
+  /** -d: the dependency of a job tsrun creates. */
+  dependency: string | undefined;
+  taskProlog: string | undefined;
+  taskEpilog: string | undefined;
+  prolog: string | undefined;
+  epilog: string | undefined;
+  quitOnInterrupt: boolean;
+  openMode: 'append' | 'truncate' | undefined;
+  /** --propagate: the rlimits the tasks take from tsrun (undefined: all, as PropagateResourceLimits=ALL). */
+  propagate: string[] | undefined;
+  noAllocate: boolean;
+  /** -H: the job is submitted held. */
+  hold: boolean;
   /** Tasks; undefined when neither -n nor a default gave one (then one per node, as srun). */
   ntasks: number | undefined;
   minNodes: number | undefined;
@@ -62,7 +91,14 @@ function parseKillOnBadExit(value: string | boolean | undefined): boolean {
 }
 
 export function buildStepRequest(raw: RawTsrunOptions, command: string[]): StepRequest {
+  if (raw.hint === 'help') throw new UserError(HINT_HELP, { bare: true });
+  if (typeof raw.hetGroup === 'string') refuseHetGroup(raw.hetGroup);
+  // -Z runs on the -w nodes without an allocation; without them srun refuses (observed).
+  if (raw.noAllocate === true && raw.nodelist === undefined) throw new UserError('must specify a node list with -Z, --no-allocate.');
   const nodes = parseNodes(raw.nodes);
+  const extras = checkJobExtras(raw, 'srun');
+  // false: not given (tsalloc passes its flag so).
+  const exclusive = raw.exclusive === undefined || raw.exclusive === false ? undefined : parseExclusive(raw.exclusive);
   const cpusPerTask = positiveInt(raw.cpusPerTask, '--cpus-per-task');
   if (raw.mem !== undefined && raw.memPerCpu !== undefined) {
     throw new UserError(MEM_OPTIONS_EXCLUSIVE);
@@ -83,7 +119,7 @@ export function buildStepRequest(raw: RawTsrunOptions, command: string[]): StepR
     memPerCpu: raw.memPerCpu === undefined ? undefined : parseMemoryMB(raw.memPerCpu, '--mem-per-cpu'),
     gres: raw.gres,
     gpus: raw.gpus,
-    exclusive: raw.exclusive === true,
+    exclusive: exclusive !== undefined,
     overcommit: raw.overcommit === true,
     distribution: raw.distribution === undefined ? undefined : parseDistribution(raw.distribution, process.env.SLURM_DIST_PLANESIZE),
     timeLimit: raw.time === undefined ? INFINITE : parseTimeLimitOption(raw.time, '--time'),
@@ -101,5 +137,58 @@ export function buildStepRequest(raw: RawTsrunOptions, command: string[]): StepR
     testOnly: raw.testOnly === true,
     quiet: raw.quiet === true,
     command,
+    extras,
+    exact: raw.exact === true || exclusive !== undefined,
+    overlap: raw.overlap !== undefined,
+    cpuBind: typeof raw.cpuBind === 'string' ? parseCpuBind(raw.cpuBind) : undefined,
+    waitAfterFirst: typeof raw.wait === 'string' ? nonNegative(raw.wait, '--wait') : undefined,
+    immediate: raw.immediate === undefined ? undefined : raw.immediate === true ? 0 : nonNegative(String(raw.immediate), 'immediate'),
+    jobId: typeof raw.jobid === 'string' ? positiveInt(raw.jobid, '--jobid') : undefined,
+    dependency: typeof raw.dependency === 'string' ? raw.dependency : undefined,
+    taskProlog: stringOption(raw.taskProlog),
+    taskEpilog: stringOption(raw.taskEpilog),
+    prolog: noneAsUndefined(raw.prolog),
+    epilog: noneAsUndefined(raw.epilog),
+    quitOnInterrupt: raw.quitOnInterrupt === true,
+    openMode: raw.openMode === undefined ? undefined : parseOpenMode(String(raw.openMode)),
+    propagate: raw.propagate === undefined ? undefined : parsePropagate(raw.propagate === true ? 'ALL' : String(raw.propagate)),
+    noAllocate: raw.noAllocate === true,
+    hold: raw.hold === true,
   };
+}
+
+/**
+ * tslurm has no heterogeneous jobs, so every job is one component (index 0), and srun's
+ * answers inside such a job are the answers (observed on srun 22.05).
+ */
+function refuseHetGroup(value: string): never {
+  if (!/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(value)) {
+    throw new UserError(`_parse_single_range: Invalid range: \`${value}'\nInvalid --het-group value: ${value}`);
+  }
+  const highest = Math.max(...value.split(/[,-]/).map(Number));
+  if (highest > 0) throw new UserError(`Requested het-group offset exceeds highest hetjob index (${highest} > 0)`);
+  throw new UserError('No directives to start application on any available hetjob components');
+}
+
+function stringOption(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+// --prolog=none and --epilog=none turn slurm.conf's SrunProlog/SrunEpilog off.
+function noneAsUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' && value.toLowerCase() !== 'none' ? value : undefined;
+}
+
+// Only the first letter counts ("axyz" is append), as sbatch reads it.
+function parseOpenMode(value: string): 'append' | 'truncate' {
+  const mode = ({ a: 'append', t: 'truncate' } as const)[value[0]?.toLowerCase() as 'a' | 't'];
+  if (!mode) throw new UserError('Invalid --open-mode specification', { exitCode: 255 });
+  return mode;
+}
+
+function parseExclusive(value: string | boolean): string {
+  if (value === true) return 'exclusive';
+  const mode = String(value).toLowerCase();
+  if (!['exclusive', 'user', 'mcs', 'oversubscribe'].includes(mode)) throw new UserError('Invalid --exclusive specification', { exitCode: 255 });
+  return mode;
 }

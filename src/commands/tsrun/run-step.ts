@@ -21,6 +21,9 @@ import type { StepdPlugins } from '../../stepd/step-container.js';
 import { stepEnvOver } from '../../stepd/step-env.js';
 import type { StepFacts } from '../../stepd/launch-spec.js';
 import { exportedEnv } from './export-env.js';
+import { cpuBindEnv } from './step-options.js';
+import { runSrunEpilog, runSrunProlog } from './srun-prolog.js';
+import { envArrayOverwrite } from '../../core/env-array.js';
 import { resolveAllocation, type StepAllocation } from './allocation-source.js';
 import { launchStep, StepAbort, type RemoteNodes, type StepResult } from './launch-step.js';
 import { CtldClient } from '../../client/ctld-client.js';
@@ -55,8 +58,11 @@ export async function runStep(req: StepRequest, ctx: RunContext): Promise<number
       };
       const layout = layoutFor(req, alloc);
       const facts = stepFacts(req, alloc, layout, mpi, config);
+      const ids = { jobId: alloc.jobId, stepId: alloc.stepId };
       try {
+        if (req.prolog !== undefined && !runSrunProlog(req.prolog, ids, log)) return 1;
         const result = await runWithMpi(req, alloc, layout, facts, plugins, log, config);
+        if (req.epilog !== undefined) runSrunEpilog(req.epilog, ids, log);
         waitStatus = result.waitStatus;
         return result.exitCode;
       } finally {
@@ -166,6 +172,8 @@ async function runWithMpi(
   // Nodes elsewhere reach tsrun (its PMI and I/O ports) by the address it reached them by.
   if (remote) facts.launchNodeAddr = remote.launchAddr;
   const env = exportedEnv(req.export, process.env);
+  // srun's --cpu-bind variables reach every task (SLURM_* pass any --export).
+  if (req.cpuBind) for (const [name, value] of Object.entries(cpuBindEnv(req.cpuBind))) envArrayOverwrite(env, name, value);
   const abort = new StepAbort();
   const state = await mpi.clientPrelaunch(
     {

@@ -306,13 +306,14 @@ describe('what is refused, and in which order (observed)', () => {
     });
   });
 
-  it('refuses words that are not options in #SBATCH lines', async () => {
+  // Slurm's words, after the script and line they come from (sbatch names neither).
+  it('refuses words that are not options in #SBATCH lines, naming the line', async () => {
     script('d9.sh', '#!/bin/sh\n#SBATCHfoo\n');
     script('d15.sh', '#!/bin/sh\n#SBATCH -J\n');
     script('d16.sh', '#!/bin/sh\n#SBATCH --bogus\n');
     expect(await rejected(parse(['d9.sh']))).toMatchObject({ message: 'Invalid directive found in batch script: foo', exitCode: 255 });
-    expect(await rejected(parse(['d15.sh']))).toMatchObject({ message: "option requires an argument -- 'J'", exitCode: 255 });
-    expect(await rejected(parse(['d16.sh']))).toMatchObject({ message: "unrecognized option '--bogus'", exitCode: 255 });
+    expect(await rejected(parse(['d15.sh']))).toMatchObject({ message: "d15.sh: line 2: option requires an argument -- 'J'", exitCode: 255 });
+    expect(await rejected(parse(['d16.sh']))).toMatchObject({ message: "d16.sh: line 2: unrecognized option '--bogus'", exitCode: 255 });
   });
 
   it('reads the command line first, then the script, its #SBATCH lines, the environment', async () => {
@@ -325,7 +326,7 @@ describe('what is refused, and in which order (observed)', () => {
     // SBATCH_TIMELIMIT=abc sbatch nosuch.sh → Unable to open file nosuch.sh
     expect((await rejected(parse(['nosuch.sh'], badTime))).message).toBe('Unable to open file nosuch.sh');
     // SBATCH_TIMELIMIT=abc sbatch c0.sh → the -c error from the script
-    expect((await rejected(parse(['c0.sh'], badTime))).message).toBe('Invalid numeric value "0" for --cpus-per-task.');
+    expect((await rejected(parse(['c0.sh'], badTime))).message).toBe('c0.sh: line 2: Invalid numeric value "0" for --cpus-per-task.');
     // SBATCH_TIMELIMIT=abc sbatch -n abc --wrap=true → the -n error
     expect((await rejected(parse(['-n', 'abc', '--wrap=x'], badTime))).message).toBe('Invalid numeric value "abc" for --ntasks.');
     // --mem=1 --mem-per-cpu=1 -n abc → the -n error; --array=x --dependency=foo → the array's
