@@ -3,7 +3,7 @@
 // Unix socket the peer is that user already (the socket is 0600 in a 0700 directory); on TCP
 // the credential says who sent the request.
 import { UserError } from '../core/errors.js';
-import type { RpcConnection } from './rpc-server.js';
+import type { RpcConnection } from '../net/rpc-server.js';
 
 export function isAdministrator(uid: number): boolean {
   return uid === 0 || uid === process.getuid?.();

@@ -12,7 +12,7 @@ import { Controller } from './controller.js';
 import { InteractiveJobs } from './interactive-jobs.js';
 import { lockStateDir } from './ctld-lock.js';
 import { controllerHandlers } from './rpc-handlers.js';
-import { RpcServer } from './rpc-server.js';
+import { RpcServer } from '../net/rpc-server.js';
 import { schedulePass } from './schedule.js';
 import { NodeDaemons } from './node-daemons.js';
 import { loadMessageAuth, requireNetworkAuth } from '../net/load-auth.js';

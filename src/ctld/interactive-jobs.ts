@@ -19,7 +19,7 @@ import type { Controller } from './controller.js';
 import type { Scheduler } from './daemon.js';
 import { takeJobIds } from './id-counters.js';
 import type { CtldJob, KillCause } from './job.js';
-import type { RpcConnection } from './rpc-server.js';
+import type { RpcConnection } from '../net/rpc-server.js';
 import type { CtldHandlers } from './ctld-handlers.js';
 import { checkSubmission, newJob, nextPriority, submitJob, type SubmitAnswer } from './submit-job.js';
 

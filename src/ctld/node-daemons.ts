@@ -14,7 +14,7 @@ import type { NodeRegistration } from '../protocol/node-messages.js';
 import type { BatchJobs } from './batch-jobs.js';
 import type { Controller } from './controller.js';
 import { applyNodeState } from './node-ops.js';
-import type { RpcConnection } from './rpc-server.js';
+import type { RpcConnection } from '../net/rpc-server.js';
 import type { CtldHandlers } from './ctld-handlers.js';
 
 export const NOT_RESPONDING = 'Not responding';

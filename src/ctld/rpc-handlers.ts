@@ -11,7 +11,7 @@ import type { Scheduler } from './daemon.js';
 import type { CtldJob } from './job.js';
 import { jobView } from './job-view.js';
 import type { CtldHandlers } from './ctld-handlers.js';
-import { routes, type Route, type RpcConnection } from './rpc-server.js';
+import { routes, type Route, type RpcConnection } from '../net/rpc-server.js';
 import { submitJob } from './submit-job.js';
 import { interactiveHandlers } from './interactive-jobs.js';
 import { adminHandlers } from './admin-handlers.js';

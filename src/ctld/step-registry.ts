@@ -12,7 +12,7 @@ import { JOB_RUNNING, JOB_STATE_BASE, type step_record_t } from '../plugin-api/r
 import type { Controller } from './controller.js';
 import type { CtldJob } from './job.js';
 import { jobView } from './job-view.js';
-import type { RpcConnection } from './rpc-server.js';
+import type { RpcConnection } from '../net/rpc-server.js';
 import type { StepStart } from '../protocol/step-messages.js';
 import type { CtldHandlers } from './ctld-handlers.js';
 

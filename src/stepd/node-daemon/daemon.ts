@@ -10,7 +10,7 @@ import { DEFAULT_CTLD_PORT } from '../../client/controller-target.js';
 import { createPluginRegistry } from '../../plugin-host/create.js';
 import { loadMessageAuth, requireNetworkAuth } from '../../net/load-auth.js';
 import { formatEndpoint } from '../../net/endpoint.js';
-import { RpcServer, routes, type HandlerTable } from '../../ctld/rpc-server.js';
+import { RpcServer, routes, type HandlerTable } from '../../net/rpc-server.js';
 import { STEPD_BODIES } from '../../protocol/stepd-messages.js';
 import { MpiFacade } from '../../interfaces/mpi.js';
 import { JobContainerFacade } from '../../interfaces/job-container.js';

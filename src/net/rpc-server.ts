@@ -16,11 +16,11 @@ import { UserError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { checkBody } from '../protocol/check-body.js';
 import { answer, failure, versionProblem, type RpcRequest } from '../protocol/rpc.js';
-import { JsonLink } from '../net/json-link.js';
-import type { MessageAuth, PeerIdentity } from '../net/message-auth.js';
-import { InputBudget } from '../net/input-budget.js';
-import { inputLimits, type InputLimits } from '../net/input-limits.js';
-import { RateLimitedLog } from '../net/rate-limited-log.js';
+import { JsonLink } from './json-link.js';
+import type { MessageAuth, PeerIdentity } from './message-auth.js';
+import { InputBudget } from './input-budget.js';
+import { inputLimits, type InputLimits } from './input-limits.js';
+import { RateLimitedLog } from './rate-limited-log.js';
 
 /** The connection a request came on, for requests whose effect lasts as long as it does (tsrun's jobs). */
 export interface RpcConnection {
