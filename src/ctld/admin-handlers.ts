@@ -11,11 +11,11 @@ import { JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE, JOB_SUSPENDED } from '../plug
 import type { BatchJobs } from './batch-jobs.js';
 import { applyNodeState } from './node-ops.js';
 import type { Controller } from './controller.js';
-import type { Scheduler } from './daemon.js';
+import type { Scheduler } from './scheduler.js';
 import type { CtldJob } from './job.js';
 import { liveClusterInfo } from './live-info.js';
 import type { AdminState } from './node-states.js';
-import { findJobs } from './rpc-handlers.js';
+import { findJobs } from './find-jobs.js';
 import { resumeJob, selectRefusal, suspendJob } from './suspend.js';
 import { resizeJob, type ResizedAllocation } from './resize.js';
 import { updatePartition } from './partition-updates.js';

@@ -8,23 +8,9 @@ import { constants } from 'node:os';
 import { INFINITE } from '../core/slurm-constants.js';
 import { UserError } from '../core/errors.js';
 import { isFinished } from '../core/job-state.js';
-import { isOomStatus } from '../core/oom.js';
 import { compressHostlist } from '../core/hostlist.js';
 import { batchOutputPath } from '../core/io-pattern.js';
-import {
-  JOB_CANCELLED,
-  JOB_COMPLETE,
-  JOB_COMPLETING,
-  JOB_FAILED,
-  JOB_NODE_FAIL,
-  JOB_OOM,
-  JOB_PENDING,
-  JOB_PREEMPTED,
-  JOB_RUNNING,
-  JOB_STATE_BASE,
-  JOB_SUSPENDED,
-  JOB_TIMEOUT,
-} from '../plugin-api/records.js';
+import { JOB_COMPLETING, JOB_FAILED, JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE, JOB_SUSPENDED } from '../plugin-api/records.js';
 import { jobDirFiles, type BatchResult, type BatchSpec, type KillRequest } from '../stepd/batch-spec.js';
 import { isBatchStepd, killBatchStepd, readBatchResult, signalBatchStepd, spawnBatchStepd } from '../stepd/batch-spawn.js';
 import { batchEnv } from './batch-env.js';
@@ -34,24 +20,26 @@ import type { CtldJob, KillCause } from './job.js';
 import type { Launcher } from './schedule.js';
 import type { NodeDaemons } from './node-daemons.js';
 import type { InteractiveJobs } from './interactive-jobs.js';
+import { cancelPendingJob, endReason, endState, stateFor } from './job-end.js';
 
 const { SIGKILL } = constants.signals;
 
 export class BatchJobs implements Launcher {
   /** Step daemons this controller did not start (found running at recovery): polled. */
   private readonly orphans = new Set<CtldJob>();
-  /** tsrun's jobs (no batch script): started, ended and signalled through their tsrun. */
-  interactive: InteractiveJobs | undefined;
-  daemons: NodeDaemons | undefined;
 
   constructor(
     private readonly ctl: Controller,
+    /** tsrun's jobs (no batch script): started, ended and signalled through their tsrun. */
+    private readonly interactive: InteractiveJobs,
+    /** The node daemons that run the batch steps of nodes served by a tsstepd. */
+    private readonly daemons: NodeDaemons,
     /** Called when resources were freed or a job ended: something else may start. */
     private readonly onEnd: () => void,
   ) {}
 
   async launch(job: CtldJob): Promise<void> {
-    if (this.interactive?.owns(job)) return this.interactive.launch(job);
+    if (this.interactive.owns(job)) return this.interactive.launch(job);
     const { ctl } = this;
     const record = job.record;
     const now = Math.floor(Date.now() / 1000);
@@ -60,7 +48,7 @@ export class BatchJobs implements Launcher {
     record.end_time = record.time_limit === INFINITE ? INFINITE : now + record.time_limit * 60;
     job.reason = 'None';
     const spec = this.batchSpec(job);
-    const remote = this.daemons?.served(ctl.table.indexOf(spec.nodeName)!) ? this.daemons : undefined;
+    const remote = this.daemons.served(ctl.table.indexOf(spec.nodeName)!) ? this.daemons : undefined;
     if (remote) {
       // The node's tsstepd runs the batch step and reports its end ('batch-complete').
       job.batchNode = spec.nodeName;
@@ -153,7 +141,7 @@ export class BatchJobs implements Launcher {
     const base = job.record.job_state & JOB_STATE_BASE;
     if (base === JOB_PENDING) return this.cancelPending(job, 'None');
     if (isFinished(job.record.job_state) || job.killCause !== undefined) return;
-    if (this.interactive?.owns(job)) return this.interactive.cancel(job, cause);
+    if (this.interactive.owns(job)) return this.interactive.cancel(job, cause);
     const now = Math.floor(Date.now() / 1000);
     job.killCause = cause;
     job.record.job_state = stateFor(cause) | JOB_COMPLETING;
@@ -170,14 +158,14 @@ export class BatchJobs implements Launcher {
 
   /** The node's daemon is asked to end the batch step; one that cannot be reached ends it with it. */
   private async killRemote(job: CtldJob, node: string, request: KillRequest): Promise<void> {
-    const daemons = this.daemons!;
+    const daemons = this.daemons;
     const reached = daemons.isUp(node) && (await daemons.send(node, 'batch-kill', { jobId: job.record.job_id, request }).then(() => true, () => false));
     if (!reached && job.batchNode === node) await this.ended(job, undefined);
   }
 
   /** Whether the job can run again after it ends (a batch job that allows requeue). */
   requeueable(job: CtldJob): boolean {
-    return !this.interactive?.owns(job) && job.desc.requeue !== false;
+    return !this.interactive.owns(job) && job.desc.requeue !== false;
   }
 
   /**
@@ -187,12 +175,12 @@ export class BatchJobs implements Launcher {
    */
   async signal(job: CtldJob, signal: number, throughSelect = true, batch: 'all' | 'shell' | 'none' = 'all'): Promise<void> {
     if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_PENDING');
-    if (this.interactive?.owns(job)) return this.interactive.signal(job, signal);
+    if (this.interactive.owns(job)) return this.interactive.signal(job, signal);
     if (throughSelect) await this.selectSignal(job, signal);
     if (batch === 'none') return;
     const shellOnly = batch === 'shell';
     if (job.batchNode !== undefined) {
-      await this.daemons!.send(job.batchNode, 'batch-signal', { jobId: job.record.job_id, signal, shellOnly });
+      await this.daemons.send(job.batchNode, 'batch-signal', { jobId: job.record.job_id, signal, shellOnly });
       return;
     }
     signalBatchStepd(jobDirFiles(this.ctl.options.stateDir, job.record.job_id), job.stepdPid, signal, shellOnly);
@@ -200,7 +188,7 @@ export class BatchJobs implements Launcher {
 
   /** A job tsrun holds (no batch script): its one step is all there is to signal. */
   holdsNoScript(job: CtldJob): boolean {
-    return this.interactive?.owns(job) === true;
+    return this.interactive.owns(job);
   }
 
   // select_p_job_signal; a failure is logged, and the signal still goes to the batch step.
@@ -210,20 +198,14 @@ export class BatchJobs implements Launcher {
   }
 
   async cancelPending(job: CtldJob, reason: string): Promise<void> {
-    const now = Math.floor(Date.now() / 1000);
-    job.record.job_state = JOB_CANCELLED;
-    job.record.end_time = now;
-    if (job.record.start_time === 0) job.record.start_time = now;
-    job.reason = reason;
-    await this.ctl.journalProgress(job);
-    this.ctl.notifyFinished(job);
+    await cancelPendingJob(this.ctl, job, reason);
     this.onEnd();
   }
 
   /** After a restart: what became of the jobs that were running. */
   async recover(): Promise<void> {
     for (const job of this.ctl.runningJobs().concat(this.completing())) {
-      if (this.interactive?.owns(job)) continue;
+      if (this.interactive.owns(job)) continue;
       // A node daemon's batch step is reported by that daemon (or its node is found lost).
       if (job.batchNode !== undefined) continue;
       if (job.stepdPid !== undefined && isBatchStepd(job.stepdPid)) {
@@ -233,7 +215,7 @@ export class BatchJobs implements Launcher {
         await this.stepdGone(job, job.stepdPid);
       }
     }
-    await this.interactive?.recover();
+    await this.interactive.recover();
   }
 
   /** Every second: time limits, orphaned step daemons, jobs old enough to forget. */
@@ -252,7 +234,7 @@ export class BatchJobs implements Launcher {
     for (const job of [...this.orphans]) {
       if (job.stepdPid === undefined || !isBatchStepd(job.stepdPid)) await this.stepdGone(job, job.stepdPid);
     }
-    await this.interactive?.tick();
+    await this.interactive.tick();
     await this.purgeOld(now);
   }
 
@@ -317,7 +299,6 @@ export class BatchJobs implements Launcher {
    */
   private endOnDaemons(jobId: number, nodes: string[]): void {
     const daemons = this.daemons;
-    if (!daemons) return;
     for (const node of nodes) {
       if (!daemons.isUp(node)) continue;
       daemons.send(node, 'job-end', { jobId }).catch((error: Error) => this.ctl.log.verbose(`job ${jobId}: job-end on ${node}: ${error.message}`));
@@ -358,25 +339,4 @@ export class BatchJobs implements Launcher {
       rmSync(jobDirFiles(ctl.options.stateDir, job.record.job_id).dir, { recursive: true, force: true });
     }
   }
-}
-
-/** The state of a job that ended by itself, from its wait status (slurmctld's job_complete). */
-export function endState(status: number): number {
-  if (isOomStatus(status)) return JOB_OOM;
-  return status === 0 ? JOB_COMPLETE : JOB_FAILED;
-}
-
-export function stateFor(cause: KillCause): number {
-  if (cause === 'PREEMPTED' || cause === 'PREEMPT_REQUEUE') return JOB_PREEMPTED;
-  return cause === 'TIMEOUT' ? JOB_TIMEOUT : cause === 'NODE_FAIL' ? JOB_NODE_FAIL : JOB_CANCELLED;
-}
-
-// Slurm's reason on a finished job. A batch script killed by a signal is JobLaunchFailure
-// (slurmctld's FAIL_LAUNCH for a signalled batch exit; observed on Slurm 22.05: ExitCode=0:9).
-export function endReason(state: number, status: number): string {
-  if (state === JOB_TIMEOUT) return 'TimeLimit';
-  if (state === JOB_NODE_FAIL) return 'NodeDown';
-  if (state === JOB_OOM) return 'OutOfMemory';
-  if (state !== JOB_FAILED) return 'None';
-  return (status & 0x7f) !== 0 ? 'JobLaunchFailure' : 'NonZeroExitCode';
 }

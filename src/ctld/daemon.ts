@@ -11,6 +11,7 @@ import { BatchJobs } from './batch-jobs.js';
 import { Controller } from './controller.js';
 import { InteractiveJobs } from './interactive-jobs.js';
 import { lockStateDir } from './ctld-lock.js';
+import { Scheduler } from './scheduler.js';
 import { controllerHandlers } from './rpc-handlers.js';
 import { RpcServer } from '../net/rpc-server.js';
 import { schedulePass } from './schedule.js';
@@ -19,6 +20,7 @@ import { loadMessageAuth, requireNetworkAuth } from '../net/load-auth.js';
 import { formatEndpoint } from '../net/endpoint.js';
 import { DEFAULT_CTLD_PORT } from '../client/controller-target.js';
 import type { PluginRegistry } from '../plugin-host/registry.js';
+import type { MessageAuth } from '../net/message-auth.js';
 
 export interface DaemonOptions {
   config: ClusterConfig;
@@ -49,19 +51,24 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   let stopping: (() => void) | undefined;
   const stopped = new Promise<void>((resolve) => (stopping = resolve));
   try {
+    // The controller's TCP side (`control.address`) needs the auth plugin: loaded first, so a
+    // bad key stops the controller before it touches a job.
+    const auth = config.control.host !== undefined ? await networkAuth(registry, config, log) : undefined;
     ctl = new Controller({ ...options, registry });
     for (const problem of await ctl.start()) log.error(problem);
-    const scheduler = new Scheduler(ctl, log);
-    const batch = new BatchJobs(ctl, () => scheduler.kick());
-    scheduler.launcher = batch;
-    batch.interactive = new InteractiveJobs(ctl, batch, scheduler);
-    batch.daemons = new NodeDaemons(ctl, batch, () => scheduler.kick());
+    // The batch jobs and the node daemons need each other (a batch step runs on a node's
+    // daemon; a node set DOWN ends its jobs): the daemons reach the jobs through `batch`,
+    // bound once it exists, as the scheduler's pass does.
+    const scheduler = new Scheduler((signal) => schedulePass(ctl!, batch, signal), log);
+    const interactive = new InteractiveJobs(ctl, scheduler);
+    const daemons = new NodeDaemons(ctl, { cancel: (job, cause) => batch.cancel(job, cause), requeueable: (job) => batch.requeueable(job) }, () => scheduler.kick(), auth);
+    const batch: BatchJobs = new BatchJobs(ctl, interactive, daemons, () => scheduler.kick());
     await batch.recover();
-    server = new RpcServer(controllerHandlers(ctl, batch, scheduler, () => stopping?.()), log);
+    server = new RpcServer(controllerHandlers({ ctl, batch, interactive, daemons, scheduler, shutdown: () => stopping?.() }), log);
     const socketPath = controllerSocketPath(stateDir);
     await server.listen(socketPath);
     log.info(`tsctld ${process.pid} serving cluster ${config.clusterName} on ${socketPath}`);
-    const remote = config.control.host !== undefined ? await listenTcp(server, config, registry, log, batch.daemons) : undefined;
+    const remote = auth !== undefined ? await listenTcp(server, config, auth, log) : undefined;
     options.onReady?.(remote ?? socketPath);
     scheduler.kick();
 
@@ -73,7 +80,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
         ctl!
           .retryJournal()
           .then(() => batch.tick())
-          .then(() => batch.daemons!.tick())
+          .then(() => daemons.tick())
           .then(() => scheduler.kick())
           .catch((error: Error) => log.error(`tick: ${error.stack ?? error.message}`))
           .finally(() => (ticking = false));
@@ -99,11 +106,15 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   }
 }
 
-/** The controller's TCP address (`control.address`), where node daemons and remote commands reach it. */
-async function listenTcp(server: RpcServer, config: ClusterConfig, registry: PluginRegistry, log: Logger, daemons: NodeDaemons): Promise<string> {
+/** The auth plugin that seals the controller's TCP traffic; auth/none is refused there. */
+async function networkAuth(registry: PluginRegistry, config: ClusterConfig, log: Logger): Promise<MessageAuth> {
   const auth = await loadMessageAuth(registry, config.auth.type, log);
   requireNetworkAuth(auth);
-  daemons.auth = auth;
+  return auth;
+}
+
+/** The controller's TCP address (`control.address`), where node daemons and remote commands reach it. */
+async function listenTcp(server: RpcServer, config: ClusterConfig, auth: MessageAuth, log: Logger): Promise<string> {
   const host = config.control.host!;
   const port = await server.listenTcp(host, config.control.port ?? DEFAULT_CTLD_PORT, auth).catch((error: NodeJS.ErrnoException) => {
     throw new UserError(`cannot listen on ${config.control.address}: ${error.code ?? error.message}`);
@@ -115,46 +126,4 @@ async function listenTcp(server: RpcServer, config: ClusterConfig, registry: Plu
 
 function isIdle(ctl: Controller, server: RpcServer, seconds: number): boolean {
   return ctl.activeCount === 0 && server.connections === 0 && Date.now() - server.lastActive >= seconds * 1000;
-}
-
-/** Runs scheduling passes one at a time; a kick during a pass asks for one more after it. */
-export class Scheduler {
-  launcher!: BatchJobs;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private readonly abort = new AbortController();
-
-  constructor(
-    private readonly ctl: Controller,
-    private readonly log: Logger,
-  ) {}
-
-  kick(): void {
-    this.again = true;
-    this.running ??= this.loop();
-  }
-
-  /** Kicks a pass and resolves once no pass is running or due (the new job has been seen). */
-  async settle(): Promise<void> {
-    this.kick();
-    while (this.running) await this.running;
-  }
-
-  async idle(): Promise<void> {
-    this.abort.abort();
-    await this.running;
-  }
-
-  private async loop(): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve));
-    while (this.again && !this.abort.signal.aborted) {
-      this.again = false;
-      try {
-        await schedulePass(this.ctl, this.launcher, this.abort.signal);
-      } catch (error) {
-        this.log.error(`schedule: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      }
-    }
-    this.running = undefined;
-  }
 }

@@ -14,9 +14,9 @@ import { INFINITE } from '../core/slurm-constants.js';
 import { isFinished } from '../core/job-state.js';
 import { JOB_COMPLETING, JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE } from '../plugin-api/records.js';
 import type { JobDescriptor } from '../protocol/job-desc.js';
-import { endReason, endState, stateFor, type BatchJobs } from './batch-jobs.js';
+import { cancelPendingJob, endReason, endState, stateFor } from './job-end.js';
 import type { Controller } from './controller.js';
-import type { Scheduler } from './daemon.js';
+import type { Scheduler } from './scheduler.js';
 import { takeJobIds } from './id-counters.js';
 import type { CtldJob, KillCause } from './job.js';
 import type { RpcConnection } from '../net/rpc-server.js';
@@ -65,7 +65,6 @@ export class InteractiveJobs {
 
   constructor(
     private readonly ctl: Controller,
-    private readonly batch: BatchJobs,
     private readonly scheduler: Scheduler,
   ) {}
 
@@ -236,7 +235,9 @@ export class InteractiveJobs {
     if (!this.holders.has(job.record.job_id)) return;
     if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) {
       this.holders.delete(job.record.job_id);
-      return this.batch.cancelPending(job, 'None');
+      await cancelPendingJob(this.ctl, job, 'None');
+      this.scheduler.kick();
+      return;
     }
     job.killCause ??= 'CANCELLED';
     await this.finish(job, 0);
@@ -311,18 +312,14 @@ function isTsrun(pid: number): boolean {
 }
 
 /** The requests tsrun sends (registered in controllerHandlers). */
-export function interactiveHandlers(batch: BatchJobs): Pick<CtldHandlers, 'allocate' | 'allocation' | 'attach' | 'watch' | 'complete'> {
-  const jobs = (): InteractiveJobs => {
-    if (!batch.interactive) throw new Error('interactive jobs are not set up');
-    return batch.interactive;
-  };
+export function interactiveHandlers(jobs: InteractiveJobs): Pick<CtldHandlers, 'allocate' | 'allocation' | 'attach' | 'watch' | 'complete'> {
   return {
-    allocate: async (body, connection) => jobs().allocate(body.desc, body.testOnly === true, connection),
-    allocation: async (body) => jobs().allocation(body.jobId),
-    attach: async (body, connection) => jobs().attach(body.jobId, connection),
-    watch: async (body) => jobs().watch(body.jobId),
+    allocate: async (body, connection) => jobs.allocate(body.desc, body.testOnly === true, connection),
+    allocation: async (body) => jobs.allocation(body.jobId),
+    attach: async (body, connection) => jobs.attach(body.jobId, connection),
+    watch: async (body) => jobs.watch(body.jobId),
     complete: async (body) => {
-      await jobs().complete(body.jobId, body.status);
+      await jobs.complete(body.jobId, body.status);
       return {};
     },
   };

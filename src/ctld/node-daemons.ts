@@ -11,9 +11,9 @@ import { connectEndpoint } from '../net/endpoint.js';
 import type { MessageAuth } from '../net/message-auth.js';
 import { CtldClient, type CallArgs } from '../client/ctld-client.js';
 import type { NodeRegistration } from '../protocol/node-messages.js';
-import type { BatchJobs } from './batch-jobs.js';
+import type { BatchResult } from '../stepd/batch-spec.js';
 import type { Controller } from './controller.js';
-import { applyNodeState } from './node-ops.js';
+import { applyNodeState, type NodeJobs } from './node-ops.js';
 import type { RpcConnection } from '../net/rpc-server.js';
 import type { CtldHandlers } from './ctld-handlers.js';
 
@@ -42,15 +42,16 @@ interface DaemonLink {
 
 export class NodeDaemons {
   private readonly links = new Map<number, DaemonLink>();
-  /** How the controller seals what it sends to the daemons (set once it listens on TCP). */
-  auth: MessageAuth | undefined;
   private readonly startedAt = Date.now();
   readonly timeoutSeconds: number;
 
   constructor(
     private readonly ctl: Controller,
-    private readonly batch: BatchJobs,
+    /** Ends the jobs of a node that is set DOWN. */
+    private readonly jobs: NodeJobs,
     private readonly onChange: () => void,
+    /** How the controller seals what it sends to the daemons; none when it does not listen on TCP. */
+    private readonly auth: MessageAuth | undefined,
   ) {
     this.timeoutSeconds = ctl.options.config.control.slurmdTimeout ?? DEFAULT_SLURMD_TIMEOUT;
   }
@@ -99,7 +100,7 @@ export class NodeDaemons {
     const node = ctl.table.nodes[index]!;
     if (admin.down && admin.reason === NOT_RESPONDING) {
       ctl.log.info(`node ${reg.node} returned to service`);
-      await applyNodeState(ctl, this.batch, index, { ...admin, down: false, reason: null, time: 0 });
+      await applyNodeState(ctl, this.jobs, index, { ...admin, down: false, reason: null, time: 0 });
     }
     // Another configuration than the cluster file's: select_g_update_node_config.
     if (reg.cpus !== node.cpus || reg.realMemory !== node.real_memory) {
@@ -117,7 +118,7 @@ export class NodeDaemons {
     const low = lowResources(reg, node.cpus, node.real_memory);
     if (low !== undefined && !admin.drain) {
       ctl.log.error(`node ${reg.node}: ${low}; draining it`);
-      await applyNodeState(ctl, this.batch, index, { ...ctl.nodeStates.adminOf(index), drain: true, reason: low, time: now(), uid: slurmUser() });
+      await applyNodeState(ctl, this.jobs, index, { ...ctl.nodeStates.adminOf(index), drain: true, reason: low, time: now(), uid: slurmUser() });
     }
     this.onChange();
     // A job requeued or ended while its node was away is not this node's any more.
@@ -175,7 +176,7 @@ export class NodeDaemons {
     ctl.log.error(`node ${name} not responding, setting DOWN`);
     ctl.nodeStates.setLink(index, 'lost');
     const admin = ctl.nodeStates.adminOf(index);
-    await applyNodeState(ctl, this.batch, index, { ...admin, down: true, reason: admin.reason ?? NOT_RESPONDING, time: now(), uid: slurmUser() });
+    await applyNodeState(ctl, this.jobs, index, { ...admin, down: true, reason: admin.reason ?? NOT_RESPONDING, time: now(), uid: slurmUser() });
     this.onChange();
   }
 }
@@ -199,23 +200,27 @@ function slurmUser(): number {
 
 type NodeDaemonOps = 'node-register' | 'node-heartbeat' | 'node-addresses' | 'batch-complete' | 'node-unreachable';
 
-export function nodeDaemonHandlers(batch: () => BatchJobs): Pick<CtldHandlers, NodeDaemonOps> {
-  const daemons = (): NodeDaemons => batch().daemons!;
+/** Where a node daemon's report of a batch step's end goes (the controller's BatchJobs). */
+export interface BatchEnds {
+  remoteEnded(node: string, jobId: number, gen: number, result: BatchResult | null): Promise<void>;
+}
+
+export function nodeDaemonHandlers(daemons: NodeDaemons, batch: BatchEnds): Pick<CtldHandlers, NodeDaemonOps> {
   return {
-    'node-register': async (body, connection) => daemons().register(body, connection),
+    'node-register': async (body, connection) => daemons.register(body, connection),
     // Only node daemons (root or the controller's user) report heartbeats and batch ends.
     'node-heartbeat': async (body, connection) => {
       requireAdministrator(connection);
-      return daemons().heartbeat(body.node);
+      return daemons.heartbeat(body.node);
     },
-    'node-addresses': async (body) => body.names.map((name) => daemons().addressOf(name) ?? null),
+    'node-addresses': async (body) => body.names.map((name) => daemons.addressOf(name) ?? null),
     'batch-complete': async (body, connection) => {
       requireAdministrator(connection);
-      await batch().remoteEnded(body.node, body.jobId, body.gen, body.result);
+      await batch.remoteEnded(body.node, body.jobId, body.gen, body.result);
       return {};
     },
     'node-unreachable': async (body) => {
-      await daemons().reportUnreachable(body.node);
+      await daemons.reportUnreachable(body.node);
       return {};
     },
   };

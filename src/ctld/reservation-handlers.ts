@@ -10,7 +10,7 @@ import { NODE_STATE_BASE, NODE_STATE_DOWN, NODE_STATE_DRAIN, NODE_STATE_FUTURE, 
 import type { ReservationRequest, ReservationView, ResvFlag } from '../protocol/reservation.js';
 import type { CtldHandlers } from './ctld-handlers.js';
 import type { Controller } from './controller.js';
-import type { Scheduler } from './daemon.js';
+import type { Scheduler } from './scheduler.js';
 import type { Reservation } from './reservations.js';
 
 /** Durations beyond this count as UNLIMITED (Slurm makes such a reservation last a year). */

@@ -1,22 +1,23 @@
 // What the controller answers (one handler per request name). Requests name jobs as Slurm's
-// commands do: `12`, `12_3` (an array task), `12` for every task of array 12.
+// commands do (find-jobs.ts).
 import { constants } from 'node:os';
 import { UserError } from '../core/errors.js';
 import { isFinished } from '../core/job-state.js';
 import { JOB_PENDING, JOB_STATE_BASE } from '../plugin-api/records.js';
 import { CTLD_BODIES, type SignalScopeName } from '../protocol/ctld-messages.js';
 import type { BatchJobs } from './batch-jobs.js';
+import { findJobs } from './find-jobs.js';
 import type { Controller } from './controller.js';
-import type { Scheduler } from './daemon.js';
+import type { Scheduler } from './scheduler.js';
 import type { CtldJob } from './job.js';
 import { jobView } from './job-view.js';
 import type { CtldHandlers } from './ctld-handlers.js';
 import { routes, type Route, type RpcConnection } from '../net/rpc-server.js';
 import { submitJob } from './submit-job.js';
-import { interactiveHandlers } from './interactive-jobs.js';
+import { interactiveHandlers, type InteractiveJobs } from './interactive-jobs.js';
 import { adminHandlers } from './admin-handlers.js';
 import { stepHandlers, type StepView } from './step-registry.js';
-import { nodeDaemonHandlers } from './node-daemons.js';
+import { nodeDaemonHandlers, type NodeDaemons } from './node-daemons.js';
 import { reservationHandlers } from './reservation-handlers.js';
 import { requireAdministrator } from './administrators.js';
 
@@ -34,7 +35,18 @@ const internal: RpcConnection = { onClose: () => {}, peer: 'local' };
 
 // A request's `userId` is the requesting user (auth/none: as the client says; the socket is
 // the owner's only; on TCP the credential's).
-export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler: Scheduler, shutdown: () => void): Map<string, Route> {
+/** The controller's parts the requests reach. */
+export interface ControllerParts {
+  ctl: Controller;
+  batch: BatchJobs;
+  interactive: InteractiveJobs;
+  daemons: NodeDaemons;
+  scheduler: Scheduler;
+  /** Stops the controller (`shutdown`, after its answer). */
+  shutdown: () => void;
+}
+
+export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler, shutdown }: ControllerParts): Map<string, Route> {
   const steps = stepHandlers(ctl);
   // scancel -s of a job: its batch step as `scope` says, then every step it runs.
   const signalJob = async (job: CtldJob, signal: number, scope: SignalScope, userId: number): Promise<void> => {
@@ -124,11 +136,11 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
 
     ...adminHandlers(ctl, batch, scheduler),
 
-    ...interactiveHandlers(batch),
+    ...interactiveHandlers(interactive),
 
     ...steps,
 
-    ...nodeDaemonHandlers(() => batch),
+    ...nodeDaemonHandlers(daemons, batch),
     ...reservationHandlers(ctl, scheduler),
 
     shutdown: async (_body, connection) => {
@@ -138,17 +150,6 @@ export function controllerHandlers(ctl: Controller, batch: BatchJobs, scheduler:
     },
   };
   return routes(CTLD_BODIES, handlers);
-}
-
-/** The jobs an id names; an unknown id is Slurm's "Invalid job id specified". */
-export function findJobs(ctl: Controller, text: string): CtldJob[] {
-  const match = /^(\d+)(?:_(\d+))?$/.exec(String(text).trim());
-  if (!match) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
-  const id = Number(match[1]);
-  let jobs = [...ctl.byId(id)];
-  if (match[2] !== undefined) jobs = jobs.filter((job) => job.arrayJobId === id && job.arrayTaskId === Number(match[2]));
-  if (jobs.length === 0) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
-  return jobs;
 }
 
 function checkOwner(job: CtldJob, userId: number): void {
