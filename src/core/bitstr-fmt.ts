@@ -1,7 +1,6 @@
 // The text form of a bitmap: Slurm's bit_fmt ("0-3,7,31-33") and, strictly, what bit_unfmt
 // reads. Slurm 22.05's bit_unfmt is lax by accident ("a" sets bit 0, "5-3" sets nothing and
 // succeeds, "0-3," is fine); we accept only well-formed lists and say what is wrong otherwise.
-import type { Bitstr } from './bitstr.js';
 import { UserError } from './errors.js';
 
 /** One item of a bit list: lo..hi inclusive, every `step`-th bit (1 unless "lo-hi:step"). */
@@ -13,8 +12,15 @@ export interface BitRange {
 
 const ITEM = /^(\d+)(?:-(\d+)(?::(\d+))?)?$/;
 
+/** The scans bit_fmt needs of a bitmap (Bitstr's; -1: none found). */
+export interface BitScan {
+  readonly size: number;
+  nextSet(from: number): number;
+  nextClear(from: number): number;
+}
+
 /** Slurm's bit_fmt: runs of set bits as "a-b", single bits as "a", joined with ','. */
-export function formatBitRanges(b: Bitstr): string {
+export function formatBitRanges(b: BitScan): string {
   const parts: string[] = [];
   for (let start = b.nextSet(0); start >= 0; ) {
     const end = b.nextClear(start + 1);

@@ -8,8 +8,8 @@ import { isAdministrator } from './administrators.js';
 import { UserError } from '../core/errors.js';
 import { diskError } from '../core/disk-full.js';
 import { expandHostlist } from '../core/hostlist.js';
-import type { PartitionState } from '../config/types.js';
-import type { Controller } from './controller.js';
+import type { ClusterConfig, PartitionState } from '../config/types.js';
+import type { NodeTable } from './node-table.js';
 import { partStateFile, readPartState, withStoredPartitions, writePartState, type StoredPartition } from './state/part-state.js';
 
 /** The request: what to change on one partition (absent: unchanged). */
@@ -22,10 +22,19 @@ export interface PartitionUpdate {
   nodes?: string;
 }
 
-const changesOf = new WeakMap<Controller, Map<string, StoredPartition>>();
+/** What of the controller a partition change reads and changes (the Controller itself). */
+export interface PartitionHost {
+  readonly options: { config: ClusterConfig; readonly volatileState?: boolean };
+  readonly store: { readonly dir: string };
+  readonly table: NodeTable;
+  /** Says node information must be refreshed (the partitions' nodes changed). */
+  nodesChanged(): void;
+}
+
+const changesOf = new WeakMap<PartitionHost, Map<string, StoredPartition>>();
 
 /** Applies an update from an administrator; refused for anyone else, as slurmctld does. */
-export function updatePartition(ctl: Controller, body: PartitionUpdate & { userId: number }): void {
+export function updatePartition(ctl: PartitionHost, body: PartitionUpdate & { userId: number }): void {
   if (!isAdministrator(body.userId)) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
   const current = ctl.options.config.partitions.find((p) => p.name === body.name);
   if (current === undefined) throw UserError.fromErrno('ESLURM_INVALID_PARTITION_NAME');
@@ -47,7 +56,7 @@ export function updatePartition(ctl: Controller, body: PartitionUpdate & { userI
 }
 
 /** At start: the saved changes over the cluster file's partitions (unknown ones are dropped). */
-export function restorePartitions(ctl: Controller, onProblem: (message: string) => void): void {
+export function restorePartitions(ctl: PartitionHost, onProblem: (message: string) => void): void {
   if (ctl.options.volatileState) return;
   const saved = readPartState(partStateFile(ctl.store.dir), onProblem);
   const kept = new Map<string, StoredPartition>();
@@ -61,12 +70,12 @@ export function restorePartitions(ctl: Controller, onProblem: (message: string) 
   changesOf.set(ctl, kept);
 }
 
-function changes(ctl: Controller): Map<string, StoredPartition> {
+function changes(ctl: PartitionHost): Map<string, StoredPartition> {
   return changesOf.get(ctl) ?? new Map();
 }
 
 // The names of a Nodes= value, each known, in node-table order (Slurm's partition bitmap order).
-function knownNodes(ctl: Controller, hostlist: string): string[] {
+function knownNodes(ctl: PartitionHost, hostlist: string): string[] {
   if (hostlist === '') return [];
   let names: string[];
   try {
@@ -79,7 +88,7 @@ function knownNodes(ctl: Controller, hostlist: string): string[] {
   return [...new Set(indices as number[])].sort((a, b) => a - b).map((i) => ctl.table.nodes[i]!.name);
 }
 
-function apply(ctl: Controller, change: StoredPartition): void {
+function apply(ctl: PartitionHost, change: StoredPartition): void {
   ctl.options.config = withStoredPartitions(ctl.options.config, [change]);
   if (change.nodes !== undefined) ctl.table.setPartitionNodes(change.name, change.nodes);
   ctl.nodesChanged();
