@@ -2,20 +2,13 @@
 import { Option } from 'commander';
 import { createProgram, addCommonOptions } from '../../cli/program.js';
 import { UserError } from '../../core/errors.js';
+import type { TsbcastOptions } from './options.js';
 
 const examples = [
   'tsbcast ./input.dat /tmp/input.dat          # inside a job: to every node of it',
   'tsbcast -f -p ./app /tmp/app                # replace, keep mode and times',
   'tsbcast -j 42 ./input.dat /tmp/input.dat    # to the nodes of job 42',
 ];
-
-export interface TsbcastOptions {
-  cluster?: string;
-  verbose: number;
-  force?: boolean;
-  preserve?: boolean;
-  jobid?: string;
-}
 
 export async function run(argv: string[], bin: string): Promise<number> {
   let status = 0;

@@ -12,7 +12,7 @@ import { connectController, type CtldClient } from '../../client/ctld-client.js'
 import { JOB_PENDING, JOB_RUNNING, JOB_SUSPENDED, JOB_STATE_BASE } from '../../plugin-api/records.js';
 import type { JobView } from '../../protocol/job-view.js';
 import type { ClusterConfig } from '../../config/types.js';
-import type { TscancelOptions } from './index.js';
+import type { TscancelOptions } from './options.js';
 
 interface CancelResult {
   results: Array<{ id: string; error?: { message: string; code?: string } }>;

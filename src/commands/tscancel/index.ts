@@ -1,6 +1,7 @@
 // tscancel (scancel): cancel or signal jobs, named by id or chosen by filters.
 import { Option } from 'commander';
 import { createProgram, addCommonOptions } from '../../cli/program.js';
+import type { TscancelOptions } from './options.js';
 
 const examples = [
   'tscancel 42',
@@ -9,20 +10,6 @@ const examples = [
   'tscancel -n nightly -p debug',
   'tscancel -s USR1 --batch 42',
 ];
-
-export interface TscancelOptions {
-  cluster?: string;
-  verbose: number;
-  quiet?: boolean;
-  user?: string;
-  name?: string;
-  partition?: string;
-  state?: string;
-  signal?: string;
-  batch?: boolean;
-  full?: boolean;
-  nodelist?: string;
-}
 
 export async function run(argv: string[], bin: string): Promise<number> {
   let status = 0;

@@ -7,7 +7,7 @@ import { parseTimeToMinutes } from '../../core/time-string.js';
 import type { PartitionState } from '../../config/types.js';
 import type { PartitionUpdate } from '../../ctld/partition-updates.js';
 import { callController } from './controller-call.js';
-import type { Pair } from './update.js';
+import type { Pair } from './update-pairs.js';
 
 const STATES: readonly PartitionState[] = ['UP', 'DOWN', 'DRAIN', 'INACTIVE'];
 

@@ -8,6 +8,7 @@ import { parseTimeToMinutes } from '../../core/time-string.js';
 import type { JobUpdate, TimeLimitChange } from '../../protocol/ctld-messages.js';
 import type { ResizedAllocation } from '../../ctld/resize.js';
 import { callController } from './controller-call.js';
+import { pairOf, type Pair } from './update-pairs.js';
 
 const NO_ENTITY = [
   'No valid entity in update command',
@@ -25,12 +26,6 @@ const BAD_STATE = (value: string): string[] => [
 // What scontrol reads as a node state: its keywords, and the base state names (3 letters at least).
 const NODE_STATE_WORDS = ['NORESP', 'DRAIN', 'FAIL', 'FUTURE', 'RESUME', 'POWER_DOWN', 'POWER_UP', 'UNDRAIN', 'CANCEL_REBOOT'];
 const BASE_STATES = ['UNKNOWN', 'DOWN', 'IDLE', 'ALLOCATED', 'ERROR', 'MIXED', 'FUTURE'];
-
-export interface Pair {
-  key: string;
-  value: string;
-  word: string;
-}
 
 export async function update(words: readonly string[], cluster: string | undefined, bin = 'tscontrol'): Promise<number> {
   if (words.length === 0) throw new UserError('too few arguments for update keyword');
@@ -118,12 +113,6 @@ function nodeStateWord(value: string): string {
   const base = BASE_STATES.find((name) => upper.length >= 3 && name.startsWith(upper));
   if (base !== undefined) return base;
   throw bare(BAD_STATE(value));
-}
-
-function pairOf(word: string): Pair {
-  const eq = word.indexOf('=');
-  if (eq <= 0) return { key: word.toLowerCase(), value: '', word };
-  return { key: word.slice(0, eq).toLowerCase(), value: word.slice(eq + 1), word };
 }
 
 function unsupported(pair: Pair): UserError {

@@ -2,7 +2,15 @@
 // and its oddities (`sibling      =`, name_list entries printed as the code of the name's first
 // character), and with -vv the lists it parsed.
 import { jobStateString } from '../../core/job-state.js';
-import type { TsqueueParams } from './params.js';
+import type { SqueueFilter } from '../../cli/format/squeue-filter.js';
+
+/** What squeue made of the options that it prints (tsqueue's params). */
+export interface Parsed {
+  array: boolean;
+  iterate: number;
+  verbose: number;
+  filter: SqueueFilter;
+}
 
 /** The option texts as given, which squeue prints rather than what it made of them. */
 export interface Shown {
@@ -21,7 +29,7 @@ export interface Shown {
   licenses: string | null;
 }
 
-export function optionLines(p: TsqueueParams, s: Shown): string[] {
+export function optionLines(p: Parsed, s: Shown): string[] {
   const str = (v: string | null): string => v ?? '(null)';
   const lines = [
     '-----------------------------',

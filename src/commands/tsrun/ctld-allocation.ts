@@ -10,7 +10,7 @@ import type { Logger } from '../../core/log.js';
 import type { ClusterConfig } from '../../config/types.js';
 import { ConnectionLost, CtldClient, type CallArgs, type CtldTarget } from '../../client/ctld-client.js';
 import type { AllocateAnswer, Grant, JobOrder } from '../../ctld/interactive-jobs.js';
-import type { StepAllocation, StepControl } from './allocation-source.js';
+import type { StepAllocation, StepControl } from './step-allocation.js';
 import { allocateRefusal, jobDescFor } from './ctld-request.js';
 import type { StepRequest } from './request.js';
 

@@ -6,7 +6,7 @@
 import { constants } from 'node:os';
 import { CtldClient, type CtldTarget } from '../../client/ctld-client.js';
 import type { StepOrder, StepStart } from '../../ctld/step-registry.js';
-import type { StepAllocation, StepControl } from './allocation-source.js';
+import type { StepAllocation, StepControl } from './step-allocation.js';
 
 export type RegisteredStep = Pick<StepAllocation, 'control' | 'release'>;
 
