@@ -10,7 +10,7 @@ import { DEFAULT_SLURMD_TIMEOUT } from '../config/types.js';
 import { connectEndpoint } from '../net/endpoint.js';
 import type { MessageAuth } from '../net/message-auth.js';
 import { CtldClient, type CallArgs } from '../client/ctld-client.js';
-import type { NodeRegistration } from '../protocol/node-messages.js';
+import type { NodeAddress, NodeRegistration, RegisterAnswer } from '../protocol/node-messages.js';
 import type { BatchResult } from '../stepd/batch-spec.js';
 import type { Controller } from './controller.js';
 import { applyNodeState, type NodeJobs } from './node-ops.js';
@@ -18,20 +18,6 @@ import type { RpcConnection } from '../net/rpc-server.js';
 import type { CtldHandlers } from './ctld-handlers.js';
 
 export const NOT_RESPONDING = 'Not responding';
-
-export type { NodeRegistration };
-
-export interface RegisterAnswer {
-  heartbeatSeconds: number;
-  /** Batch steps the node runs that the controller no longer expects there: to be killed. */
-  kill: number[];
-}
-
-export interface NodeAddress {
-  name: string;
-  host: string;
-  port: number;
-}
 
 interface DaemonLink {
   host: string;

@@ -43,3 +43,17 @@ export const BatchCompleteSchema = v.strictObject({
 export const NodeNameBodySchema = v.strictObject({ node: nodeName });
 
 export const NodeNamesSchema = v.strictObject({ names: v.array(nodeName) });
+
+/** The controller's answer to a node daemon's registration. */
+export interface RegisterAnswer {
+  heartbeatSeconds: number;
+  /** Batch steps the node runs that the controller no longer expects there: to be killed. */
+  kill: number[];
+}
+
+/** Where a node's daemon listens (the controller's answer to `node-addresses`). */
+export interface NodeAddress {
+  name: string;
+  host: string;
+  port: number;
+}

@@ -16,12 +16,12 @@ import { JobContainerFacade } from '../../interfaces/job-container.js';
 import { writeBcastFile, type BcastNodeRequest } from '../../stepd/bcast-node.js';
 import type { JobView } from '../../protocol/job-view.js';
 import { openController } from '../tscontrol/controller-call.js';
-import type { TsbcastOptions } from './index.js';
+import type { TsbcastOptions } from './options.js';
 import { constants } from 'node:os';
 import type { ClusterConfig } from '../../config/types.js';
 import { CtldClient } from '../../client/ctld-client.js';
 import { remoteController } from '../../client/controller-target.js';
-import type { NodeAddress } from '../../ctld/node-daemons.js';
+import type { NodeAddress } from '../../protocol/node-messages.js';
 import { clientLimits } from '../../net/input-limits.js';
 
 export async function broadcast(source: string, destArg: string, options: TsbcastOptions, bin: string): Promise<number> {

@@ -5,12 +5,12 @@ import { foldTaskExits, waitStatusOf, type TaskExit } from '../../core/exit-stat
 import type { Logger } from '../../core/log.js';
 import type { StepLayout } from '../../core/step-layout.js';
 import { launchNode, type NodeIoSink, type NodeStep } from '../../stepd/launch-node.js';
-import type { NodeAddress } from '../../ctld/node-daemons.js';
+import type { NodeAddress } from '../../protocol/node-messages.js';
 import type { RemoteLaunchOptions } from './remote-nodes.js';
 import { startReaper } from '../../stepd/reaper.js';
 import type { StepdPlugins } from '../../stepd/step-container.js';
 import type { NodeLaunchSpec, StepFacts } from '../../stepd/launch-spec.js';
-import type { StepAllocation } from './allocation-source.js';
+import type { StepAllocation } from './step-allocation.js';
 import { readMultiProg } from './multi-prog.js';
 import type { StepRequest } from './request.js';
 import { forwardStdin, StepOutput } from './step-io.js';

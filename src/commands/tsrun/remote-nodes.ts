@@ -21,7 +21,7 @@ import {
   type TsrunToNode,
 } from '../../protocol/remote-launch.js';
 import { sendLaunch } from '../../stepd/node-daemon/send-launch.js';
-import type { NodeAddress } from '../../ctld/node-daemons.js';
+import type { NodeAddress } from '../../protocol/node-messages.js';
 import type { NodeIoSink, NodeStep } from '../../stepd/launch-node.js';
 import type { NodeLaunchSpec } from '../../stepd/launch-spec.js';
 import type { PluginSettings } from '../../plugin-host/create.js';

@@ -24,11 +24,12 @@ import { exportedEnv } from './export-env.js';
 import { cpuBindEnv } from './step-options.js';
 import { runSrunEpilog, runSrunProlog } from './srun-prolog.js';
 import { envArrayOverwrite } from '../../core/env-array.js';
-import { resolveAllocation, type StepAllocation } from './allocation-source.js';
+import { resolveAllocation } from './allocation-source.js';
+import type { StepAllocation } from './step-allocation.js';
 import { launchStep, StepAbort, type RemoteNodes, type StepResult } from './launch-step.js';
 import { CtldClient } from '../../client/ctld-client.js';
 import { workingCluster } from '../../config/working-cluster.js';
-import type { NodeAddress } from '../../ctld/node-daemons.js';
+import type { NodeAddress } from '../../protocol/node-messages.js';
 import { DEFAULT_TREE_WIDTH, type ClusterConfig } from '../../config/types.js';
 import type { StepRequest } from './request.js';
 

@@ -4,7 +4,7 @@
 // answers; one that no longer counts the node as up is registered with again.
 import { CtldClient, type CallArgs } from '../../client/ctld-client.js';
 import type { Logger } from '../../core/log.js';
-import type { NodeRegistration, RegisterAnswer } from '../../ctld/node-daemons.js';
+import type { NodeRegistration, RegisterAnswer } from '../../protocol/node-messages.js';
 import type { MessageAuth } from '../../net/message-auth.js';
 
 const RETRY_MS = 1000;
