@@ -1,7 +1,8 @@
 // Job (and step) ids that stay unique across commands sharing a state directory, as slurmctld's
 // FirstJobId counter does: a small counter file, updated under an exclusive lock file.
 import { ensureDir } from '../core/ensure-dir.js';
-import { openSync, closeSync, readFileSync, renameSync, rmSync, writeFileSync, fsyncSync, statSync } from 'node:fs';
+import { openSync, closeSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../os/atomic-write.js';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
 import { diskError, isDiskFull } from '../core/disk-full.js';
@@ -56,16 +57,10 @@ function takeNext(dir: string, name: string, first: number, count = 1, byControl
     }
     if (byController === true) mark = String(next + count);
     // Write the new value fully before it replaces the old one, so a crash never loses ids.
-    const tmp = `${counter}.new`;
     try {
-      writeFileSync(tmp, `${next + count}${byController !== undefined && mark !== undefined ? ` ${mark}` : ''}\n`, { mode: 0o600 });
-      const fd = openSync(tmp, 'r+');
-      fsyncSync(fd);
-      closeSync(fd);
-      renameSync(tmp, counter);
+      writeFileAtomic(counter, `${next + count}${byController !== undefined && mark !== undefined ? ` ${mark}` : ''}\n`);
     } catch (error) {
       // A full disk: no id is taken, and no half-written counter is left behind.
-      rmSync(tmp, { force: true });
       throw diskError(error);
     }
     return next;

@@ -2,7 +2,8 @@
 // output in files, the controller's kill request honoured with Slurm's message in the job's
 // output, and the result left for the controller.
 import { spawn } from 'node:child_process';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { writeFileAtomic } from '../os/atomic-write.js';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../core/log.js';
@@ -236,10 +237,5 @@ function readKillRequest(jobDir: string): KillRequest {
 }
 
 function writeResult(file: string, result: BatchResult): void {
-  const tmp = `${file}.new`;
-  writeFileSync(tmp, JSON.stringify(result));
-  const fd = openSync(tmp, 'r+');
-  fsyncSync(fd);
-  closeSync(fd);
-  renameSync(tmp, file);
+  writeFileAtomic(file, JSON.stringify(result), { mode: 0o666 });
 }

@@ -2,7 +2,8 @@
 // part_state), the way job_state is written: `.new`, fsync, the current one kept as `.old`,
 // rename, before the change is acknowledged. The first line names the format and version; the
 // last counts the records, so a file cut short while being written is told from a whole one.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../os/atomic-write.js';
 import { TSLURM_PROTOCOL_VERSION, isSupportedProtocolVersion } from '../../core/protocol-version.js';
 
 export interface RecordFileFormat<T> {
@@ -22,21 +23,7 @@ export function writeRecordFile<T>(file: string, format: RecordFileFormat<T>, re
     ...records.map((record) => JSON.stringify({ [format.key]: record })),
     JSON.stringify({ end: records.length }),
   ];
-  const fresh = `${file}.new`;
-  const fd = openSync(fresh, 'w', 0o600);
-  try {
-    const bytes = Buffer.from(`${lines.join('\n')}\n`);
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
-    fsyncSync(fd);
-  } catch (error) {
-    // A full disk: the current file stays as it is, and no half-written one is left.
-    closeSync(fd);
-    rmSync(fresh, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  if (existsSync(file)) renameSync(file, `${file}.old`);
-  renameSync(fresh, file);
+  writeFileAtomic(file, `${lines.join('\n')}\n`, { keepOld: true });
 }
 
 /** The saved records: from the file, else from `.old`; problems are reported, not thrown. */

@@ -2,8 +2,8 @@
 // fsynced, the current file kept as `.old`, then `.new` renamed into place. The first line
 // names the format (magic and version) so a foreign or newer file is refused, and the last
 // line counts the records so a file cut short is noticed rather than half-loaded.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync, existsSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../os/atomic-write.js';
 import { TSLURM_PROTOCOL_VERSION, isSupportedProtocolVersion } from '../../core/protocol-version.js';
 import type { StoredJob } from './stored-job.js';
 
@@ -53,22 +53,7 @@ export function writeSnapshot(file: string, snapshot: Snapshot): void {
     ...snapshot.nodes.map((node) => JSON.stringify({ node })),
     JSON.stringify({ end: snapshot.jobs.length + snapshot.nodes.length }),
   ];
-  const fresh = `${file}.new`;
-  const fd = openSync(fresh, 'w', 0o600);
-  try {
-    const bytes = Buffer.from(`${lines.join('\n')}\n`);
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
-    fsyncSync(fd);
-  } catch (error) {
-    // A full disk: the current file stays as it is, and no half-written one is left.
-    closeSync(fd);
-    rmSync(fresh, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  if (existsSync(file)) renameSync(file, `${file}.old`);
-  renameSync(fresh, file);
-  syncDir(path.dirname(file));
+  writeFileAtomic(file, `${lines.join('\n')}\n`, { keepOld: true, syncDir: true });
 }
 
 /** Reads a snapshot; throws an Error saying what is wrong with the file. */
@@ -126,17 +111,4 @@ function parseSnapshot(text: string): { snapshot: Snapshot; damage?: string; exp
   if (damage === undefined && end !== jobs.length + nodes.length) damage = 'the file is incomplete (cut short while being written?)';
   const snapshot = { seq: header.seq, nextJobId: header.next_job_id, savedAt: header.saved_at, jobs, nodes };
   return { snapshot, damage, expectedJobs: header.jobs };
-}
-
-function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some file systems cannot fsync a directory; the renames are still ordered.
-  }
 }
