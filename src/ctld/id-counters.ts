@@ -1,8 +1,9 @@
 // Job (and step) ids that stay unique across commands sharing a state directory, as slurmctld's
 // FirstJobId counter does: a small counter file, updated under an exclusive lock file.
 import { ensureDir } from '../core/ensure-dir.js';
-import { openSync, closeSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../os/atomic-write.js';
+import { pidAlive, tryLockFile, type HeldLock, type LockAttempt } from '../os/lock-file.js';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
 import { diskError, isDiskFull } from '../core/disk-full.js';
@@ -67,27 +68,29 @@ function takeNext(dir: string, name: string, first: number, count = 1, byControl
   });
 }
 
+// The counter's lock: its holder's pid (os/lock-file.ts). A lock whose holder is gone, or held
+// longer than any update takes (a recycled pid), is taken over, so a lock left by a killed
+// command does not block every later one.
 function withLock<T>(lockFile: string, work: () => T): T {
   const deadline = Date.now() + 5_000;
-  for (;;) {
+  const stillHeld = (pid: number): boolean => pidAlive(pid) && !isStale(lockFile);
+  let lock: HeldLock | undefined;
+  while (lock === undefined) {
+    let attempt: LockAttempt;
     try {
-      closeSync(openSync(lockFile, 'wx', 0o600));
-      break;
+      attempt = tryLockFile(lockFile, stillHeld);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        if (isDiskFull(error)) throw diskError(error);
-        throw new UserError(`cannot use state directory ${path.dirname(lockFile)}: ${(error as Error).message}`);
-      }
-      // A lock left by a killed command must not block every later one.
-      if (isStale(lockFile)) rmSync(lockFile, { force: true });
-      else if (Date.now() > deadline) throw new UserError(`state directory is locked: ${lockFile}`);
-      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+      if (isDiskFull(error)) throw diskError(error);
+      throw new UserError(`cannot use state directory ${path.dirname(lockFile)}: ${(error as Error).message}`);
     }
+    if ('lock' in attempt) lock = attempt.lock;
+    else if (Date.now() > deadline) throw new UserError(`state directory is locked: ${lockFile}`);
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
   }
   try {
     return work();
   } finally {
-    rmSync(lockFile, { force: true });
+    lock.release();
   }
 }
 
