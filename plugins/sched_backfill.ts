@@ -116,8 +116,9 @@ export async function slurm_sched_p_schedule(ctx: SchedContext): Promise<Rc> {
   return SLURM_SUCCESS;
 }
 
-export function slurm_sched_p_initial_priority(last_prio: number, _job_ptr: job_record_t): number {
-  return last_prio >= 2 ? last_prio - 1 : 1;
+// priority/basic, as sched/builtin's: one below the last job's, less the job's --nice.
+export function slurm_sched_p_initial_priority(last_prio: number, job_ptr: job_record_t): number {
+  return Math.max(1, (last_prio >= 2 ? last_prio - 1 : 1) - (job_ptr.details.nice ?? 0));
 }
 
 export function slurm_sched_p_reconfig(): Rc {

@@ -81,9 +81,10 @@ export function slurm_sched_p_freealloc(_job_ptr: job_record_t): Rc {
 }
 
 // Slurm's builtin defers to priority/basic's priority_p_set: one less than the previous
-// job's, never below 1 (0 would hold the job). tslurm jobs carry no nice value to subtract.
-export function slurm_sched_p_initial_priority(last_prio: number, _job_ptr: job_record_t): number {
-  return last_prio >= 2 ? last_prio - 1 : 1;
+// job's, less the job's --nice, never below 1 (0 would hold the job). Observed on 22.05:
+// `--nice=100` submitted fourth gets 0xffff0000-4-100; the count goes on from 0xffff0000-4.
+export function slurm_sched_p_initial_priority(last_prio: number, job_ptr: job_record_t): number {
+  return Math.max(1, (last_prio >= 2 ? last_prio - 1 : 1) - (job_ptr.details.nice ?? 0));
 }
 
 export function slurm_sched_p_job_is_pending(): void {}

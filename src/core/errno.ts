@@ -70,6 +70,8 @@ const table = {
   ESLURM_JOB_NOT_SUSPENDED: [2087, 'Job is not suspended'],
   ESLURM_INTERNAL: [2090, 'Slurm internal error, contact system administrator'],
   ESLURM_PARTITION_DOWN: [2101, 'Partition in DOWN state'],
+  ESLURM_INVALID_NICE: [2123, 'Invalid --nice value'],
+  ESLURM_INVALID_TIME_MIN_LIMIT: [2124, "Invalid time-min specification (exceeds job's time or other limits)"],
 
   // auth/hmac's replay refusal: Slurm has no auth errno for it (auth/munge folds munge's
   // "Replayed credential" into ESLURM_AUTH_CRED_INVALID); this is its nearest code.

@@ -19,7 +19,7 @@ import { findJobs } from './find-jobs.js';
 import { resumeJob, selectRefusal, suspendJob } from './suspend.js';
 import { resizeJob, type ResizedAllocation } from './resize.js';
 import { updatePartition } from './partition-updates.js';
-import { requireAdministrator } from './administrators.js';
+import { isAdministrator, requireAdministrator } from './administrators.js';
 import { parseDependency } from '../core/dependency-spec.js';
 
 import type { CtldBody, JobUpdate } from '../protocol/ctld-messages.js';
@@ -231,11 +231,21 @@ async function updateJob(ctl: Controller, job: CtldJob, update: JobUpdate, userI
     // Only an administrator may raise a limit (slurmctld: ESLURM_ACCESS_DENIED for a user).
     if (userId !== 0 && (limit === INFINITE ? r.time_limit !== INFINITE : limit > r.time_limit)) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
   }
+  // A negative nice raises the priority: administrators only (observed on 22.05: a user's
+  // `Nice=-5` on their own job is "Access/permission denied for job N").
+  if (update.nice !== undefined && update.nice < 0 && !isAdministrator(userId)) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
   if (update.partition !== undefined) r.partition = update.partition;
   if (update.name !== undefined) r.name = update.name;
   if (dependency !== undefined) {
     job.dependency = dependency.terms.length > 0 ? dependency : undefined;
     if (job.reason === 'Dependency' || job.reason === 'DependencyNeverSatisfied') job.reason = 'None';
+  }
+  if (update.nice !== undefined) {
+    // slurmctld moves the priority by the change of nice, so the job keeps its place otherwise
+    // (observed: Nice=200 on a job of priority P shows P-200). A held job stays held.
+    const before = r.details.nice ?? 0;
+    if (r.priority > 0) r.priority = Math.max(1, r.priority + before - update.nice);
+    r.details = { ...r.details, nice: update.nice };
   }
   if (update.timeLimit !== undefined) {
     r.time_limit = limit;
@@ -248,6 +258,7 @@ async function updateJob(ctl: Controller, job: CtldJob, update: JobUpdate, userI
     ...(update.timeLimit !== undefined && { timeLimit: limit }),
     ...(update.comment !== undefined && { comment: update.comment === '' ? undefined : update.comment }),
     ...(dependency !== undefined && { dependency: dependency.terms.length > 0 ? dependency : undefined }),
+    ...(update.nice !== undefined && { nice: update.nice }),
   };
   // The whole job again: its name and submission changed, not only its progress.
   await ctl.journalSubmit(job);

@@ -54,8 +54,11 @@ export class Controller implements JobLookup {
   reservations: Reservations;
   select!: Select;
   sched!: SchedPlugin;
-  /** The priority the last submitted job got (priority/basic counts down from here). */
-  lastPriority = 0xffff0001;
+  /**
+   * The un-niced priority the last submitted job got; priority/basic counts down from slurmctld's
+   * TOP_PRIORITY (observed on 22.05: the first job gets 4294901759).
+   */
+  lastPriority = 0xffff0000;
   private readonly finishedWaiters = new Map<number, Array<() => void>>();
   private readonly changeListeners = new Set<() => void>();
   /** Something changed since select_p_select_nodeinfo_set_all last ran. */
@@ -106,7 +109,9 @@ export class Controller implements JobLookup {
     if (dims !== null) this.log.info(`${selectPlugin.type}: system dimensions ${dims.join('x')}`);
     this.sched = (await registry.get('sched', config.plugins.sched)).module as unknown as SchedPlugin;
     for (const job of this.jobs.values()) {
-      if (job.record.priority > 0 && job.record.priority < this.lastPriority) this.lastPriority = job.record.priority;
+      // The count goes on from the lowest un-niced priority (a --nice moves only its own job).
+      const unniced = job.record.priority + (job.record.details.nice ?? 0);
+      if (job.record.priority > 0 && unniced > 0 && unniced < this.lastPriority) this.lastPriority = unniced;
     }
     this.store.open({ seq: recovered.seq, jobs: this.storedJobs(), nodes: this.nodeStates.stored() });
     return recovered.problems;

@@ -77,6 +77,7 @@ export function jobRecordFromDesc(
       share_res: desc.exclusive ? false : undefined,
       whole_node: desc.exclusive,
       overcommit: desc.overcommit,
+      ...(desc.nice !== undefined && desc.nice !== 0 && { nice: desc.nice }),
     },
   };
 }

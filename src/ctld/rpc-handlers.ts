@@ -126,7 +126,7 @@ export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler
         // A user cannot release what an administrator held (Slurm: Access/permission denied).
         if (job.held === 'admin' && body.userId !== 0) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
         job.held = undefined;
-        job.record.priority = Math.max(1, ctl.lastPriority);
+        job.record.priority = Math.max(1, ctl.lastPriority - (job.record.details.nice ?? 0));
         job.reason = 'None';
         await ctl.journalProgress(job);
       }

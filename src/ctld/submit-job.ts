@@ -16,6 +16,7 @@ import { newJob, type CtldJob } from './job.js';
 export { newJob };
 import { checkKnownToCluster } from './request-checks.js';
 import { checkReservationAccess } from './reservations.js';
+import { isAdministrator } from './administrators.js';
 
 const now = (): number => Math.floor(Date.now() / 1000);
 
@@ -74,6 +75,9 @@ export async function submitJob(ctl: Controller, desc: JobDescriptor, testOnly: 
  * known nodes, features and gres, -w inside the partition, and select's TEST_ONLY.
  */
 export async function checkSubmission(ctl: Controller, desc: JobDescriptor): Promise<CheckedSubmission> {
+  // Only an administrator may raise a job's priority (observed on 22.05: a user's --nice=-5 is
+  // "Invalid --nice value", from sbatch, srun and salloc alike).
+  if ((desc.nice ?? 0) < 0 && !isAdministrator(desc.userId)) throw UserError.fromErrno('ESLURM_INVALID_NICE');
   const partition = choosePartition(ctl, desc.partition);
   checkPartitionLimits(desc, partition);
   // Built with a placeholder id: ids are taken only once the job is accepted.
@@ -125,11 +129,14 @@ function checkPartitionLimits(desc: JobDescriptor, partition: PartitionConfig): 
   }
 }
 
-// priority/basic through the sched plugin's initial_priority: each job one below the last.
+// priority/basic through the sched plugin's initial_priority: each job one below the last,
+// less its --nice. The count goes on from the un-niced value (observed on 22.05: the job after
+// a `--nice=100` one is still one below it before the nice), so a niced job moves only itself.
 export function nextPriority(ctl: Controller, record: CtldJob['record']): number {
   const hook = ctl.sched.slurm_sched_p_initial_priority;
-  const next = hook ? Number(hook(ctl.lastPriority, record)) : Math.max(1, ctl.lastPriority - 1);
-  ctl.lastPriority = next;
+  const nice = record.details.nice ?? 0;
+  const next = hook ? Number(hook(ctl.lastPriority, record)) : Math.max(1, ctl.lastPriority - 1 - nice);
+  ctl.lastPriority = Math.min(ctl.lastPriority, Math.max(1, next + nice));
   return next;
 }
 

@@ -137,6 +137,11 @@ export interface job_details_t {
    * counts nodes, not tasks). Absent means false.
    */
   readonly overcommit?: boolean;
+  /**
+   * `--nice`: how much lower the job's priority is (negative: higher; root only). Slurm keeps it
+   * offset by NICE_OFFSET in a uint32; tslurm keeps the signed value. Absent means 0.
+   */
+  readonly nice?: number;
 }
 
 /** Resources the select plugin gave a job (Slurm's `job_resources_t`). */

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { JobDescSchema } from './job-desc.js';
 import { BatchCompleteSchema, NodeNameBodySchema, NodeNamesSchema, NodeRegistrationSchema } from './node-messages.js';
 import { ReservationRequestSchema } from './reservation.js';
-import { caller, count, jobId, jobIdText, minutes, noBody, signal, text, waitStatus } from './schema-kit.js';
+import { caller, count, int, jobId, jobIdText, minutes, noBody, signal, text, waitStatus } from './schema-kit.js';
 import { StepEndSchema, StepRefSchema, StepStartSchema } from './step-messages.js';
 
 const ids = v.array(jobIdText);
@@ -30,6 +30,8 @@ export const JobUpdateSchema = v.strictObject({
   dependency: v.optional(text(128 * 1024)),
   /** NumNodes=: shrink a running job to this many nodes. */
   numNodes: v.optional(count(0)),
+  /** Nice=: the job's new --nice (negative: administrators only). */
+  nice: v.optional(int(-2147483645, 2147483645)),
 });
 
 const submission = v.strictObject({ desc: JobDescSchema, testOnly: v.optional(v.boolean()) });

@@ -130,7 +130,7 @@ const FIELDS: SqueueField[] = [
   { letter: 'W', long: ['licenses'], header: 'LICENSES', value: NULL },
   { letter: 'x', long: [], header: 'EXC_NODES', value: (r) => over(nodeList(r.job.excNodes)) },
   { letter: 'X', long: ['corespec'], header: 'CORE_SPEC', value: NA },
-  { letter: 'y', long: ['nice'], header: 'NICE', value: ZERO },
+  { letter: 'y', long: ['nice'], header: 'NICE', value: (r) => String(r.job.options?.nice ?? 0) },
   { letter: 'Y', long: ['schednodes'], header: 'SCHEDNODES', headerOverflows: true, value: (r) => over(r.job.schedNodes ?? null) },
   { letter: 'z', long: ['sct'], header: 'S:C:T', value: () => '*:*:*' },
   { letter: 'Z', long: ['workdir'], header: 'WORK_DIR', value: (r) => r.job.workDir },

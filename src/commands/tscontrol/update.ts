@@ -71,6 +71,7 @@ async function updateJob(pairs: readonly Pair[], id: string, cluster: string | u
     else if (pair.key === 'comment') change.comment = pair.value;
     else if (pair.key === 'dependency') change.dependency = pair.value;
     else if (pair.key === 'numnodes') change.numNodes = nodeCountOf(pair.value);
+    else if (pair.key === 'nice') change.nice = niceOf(pair);
     else throw unsupported(pair);
   }
   const answer = await callController<{ resized?: ResizedAllocation[] }>(
@@ -84,6 +85,15 @@ async function updateJob(pairs: readonly Pair[], id: string, cluster: string | u
     for (const line of writeResizeFiles(answer.resized[0]!)) process.stdout.write(`${line}\n`);
   }
   return 0;
+}
+
+// Nice=N; a bare `Nice` is 100 and a value is read as strtol reads it (observed on 22.05:
+// `Nice=abc` sets 0, `Nice=3000000000` is refused with this line, exit 1).
+function niceOf(pair: Pair): number {
+  if (!pair.word.includes('=')) return 100;
+  const n = Number(/^\s*[+-]?\d+/.exec(pair.value)?.[0] ?? 0);
+  if (Math.abs(n) > 2147483645) throw new UserError('Nice value out of range (+/- 2147483645). Value ignored');
+  return n;
 }
 
 // NumNodes=M (scontrol also takes min-max; a running job shrinks to the minimum).
