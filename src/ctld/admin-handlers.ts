@@ -138,7 +138,7 @@ async function requeueFinished(ctl: Controller, job: CtldJob): Promise<void> {
 }
 
 // scontrol suspend/resume: an unknown job is SLURM_UNEXPECTED_MSG_ERROR (observed on 22.05);
-// only root may suspend.
+// only an administrator (root or the controller's user) may suspend.
 function suspendable(ctl: Controller, body: CtldBody<'suspend'>): CtldJob[] {
   let jobs: CtldJob[];
   try {
@@ -146,7 +146,7 @@ function suspendable(ctl: Controller, body: CtldBody<'suspend'>): CtldJob[] {
   } catch {
     throw UserError.fromErrno('SLURM_UNEXPECTED_MSG_ERROR');
   }
-  if (body.userId !== 0) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+  if (!isAdministrator(body.userId)) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
   return jobs;
 }
 
@@ -229,7 +229,7 @@ async function updateJob(ctl: Controller, job: CtldJob, update: JobUpdate, userI
     if (op === 'set') limit = minutes;
     else if (limit !== INFINITE) limit = Math.max(0, op === 'add' ? limit + minutes : limit - minutes);
     // Only an administrator may raise a limit (slurmctld: ESLURM_ACCESS_DENIED for a user).
-    if (userId !== 0 && (limit === INFINITE ? r.time_limit !== INFINITE : limit > r.time_limit)) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+    if (!isAdministrator(userId) && (limit === INFINITE ? r.time_limit !== INFINITE : limit > r.time_limit)) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
   }
   // A negative nice raises the priority: administrators only (observed on 22.05: a user's
   // `Nice=-5` on their own job is "Access/permission denied for job N").
@@ -276,5 +276,5 @@ async function reconfigure(ctl: Controller): Promise<void> {
 }
 
 function checkOwner(job: CtldJob, userId: number): void {
-  if (userId !== 0 && job.record.user_id !== userId) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+  if (!isAdministrator(userId) && job.record.user_id !== userId) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
 }

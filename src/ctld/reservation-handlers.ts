@@ -6,6 +6,7 @@
 import { UserError } from '../core/errors.js';
 import { INFINITE } from '../core/slurm-constants.js';
 import { uidForName } from '../core/users.js';
+import { isAdministrator } from './administrators.js';
 import { NODE_STATE_BASE, NODE_STATE_DOWN, NODE_STATE_DRAIN, NODE_STATE_FUTURE, type Bitstr } from '../plugin-api/records.js';
 import type { ReservationRequest, ReservationView, ResvFlag } from '../protocol/reservation.js';
 import type { CtldHandlers } from './ctld-handlers.js';
@@ -88,7 +89,7 @@ export function reservationHandlers(ctl: Controller, scheduler: Scheduler): Pick
 const nowSec = (): number => Math.floor(Date.now() / 1000);
 
 function checkAdmin(userId: number): void {
-  if (userId !== 0) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+  if (!isAdministrator(userId)) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
 }
 
 function checkUsers(users: readonly string[]): string[] {

@@ -19,7 +19,7 @@ import { adminHandlers } from './admin-handlers.js';
 import { stepHandlers, type StepView } from './step-registry.js';
 import { nodeDaemonHandlers, type NodeDaemons } from './node-daemons.js';
 import { reservationHandlers } from './reservation-handlers.js';
-import { requireAdministrator } from './administrators.js';
+import { isAdministrator, requireAdministrator } from './administrators.js';
 
 const { SIGKILL } = constants.signals;
 
@@ -111,7 +111,7 @@ export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler
       for (const job of body.ids.flatMap((id) => findJobs(ctl, id))) {
         checkOwner(job, body.userId);
         if ((job.record.job_state & JOB_STATE_BASE) !== JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_NOT_PENDING');
-        job.held = body.admin && body.userId === 0 ? 'admin' : 'user';
+        job.held = body.admin && isAdministrator(body.userId) ? 'admin' : 'user';
         job.record.priority = 0;
         job.reason = job.held === 'admin' ? 'JobHeldAdmin' : 'JobHeldUser';
         await ctl.journalProgress(job);
@@ -124,7 +124,7 @@ export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler
         checkOwner(job, body.userId);
         if ((job.record.job_state & JOB_STATE_BASE) !== JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_NOT_PENDING');
         // A user cannot release what an administrator held (Slurm: Access/permission denied).
-        if (job.held === 'admin' && body.userId !== 0) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+        if (job.held === 'admin' && !isAdministrator(body.userId)) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
         job.held = undefined;
         job.record.priority = Math.max(1, ctl.lastPriority - (job.record.details.nice ?? 0));
         job.reason = 'None';
@@ -153,5 +153,5 @@ export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler
 }
 
 function checkOwner(job: CtldJob, userId: number): void {
-  if (userId !== 0 && job.record.user_id !== userId) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+  if (!isAdministrator(userId) && job.record.user_id !== userId) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
 }

@@ -214,6 +214,19 @@ describe.skipIf(!isRoot)('root tsstepd daemons run jobs as the submitting user',
     expect((await c.run('tscontrol', ['update', 'NodeName=dn2', 'State=RESUME'])).exitCode).toBe(0);
   });
 
+  it('a user may lower a job\'s priority with --nice but not raise it (Slurm 22.05\'s messages)', async () => {
+    const negative = await asUser('tsbatch', ['-H', '--nice=-5', '--wrap', 'true']);
+    expect({ exit: negative.exitCode, stderr: String(negative.stderr) }).toEqual({ exit: 1, stderr: 'tsbatch: error: Batch job submission failed: Invalid --nice value' });
+    const held = await asUser('tsbatch', ['--parsable', '-H', '--nice=5', '--wrap', 'true']);
+    expect(held.exitCode).toBe(0);
+    const id = String(held.stdout).trim();
+    expect((await asUser('tscontrol', ['update', `JobId=${id}`, 'Nice=7'])).exitCode).toBe(0);
+    const raise = await asUser('tscontrol', ['update', `JobId=${id}`, 'Nice=-5']);
+    expect({ exit: raise.exitCode, stderr: String(raise.stderr) }).toEqual({ exit: 1, stderr: `Access/permission denied for job ${id}` });
+    expect((await c.run('tscontrol', ['update', `JobId=${id}`, 'Nice=-5'])).exitCode).toBe(0);
+    expect((await asUser('tscancel', [id])).exitCode).toBe(0);
+  });
+
   it('root\'s own step and batch job still run as root', async () => {
     const step = await c.run('tsrun', ['-N4', '-n4', 'id', '-u']);
     expect(step.stdout.trim().split('\n')).toEqual(['0', '0', '0', '0']);
