@@ -35,9 +35,15 @@ function byPriority(a: job_record_t, b: job_record_t): number {
   return b.priority - a.priority || a.submit_time - b.submit_time || a.job_id - b.job_id;
 }
 
-/** When `job` would end if started now (Infinity without a time limit). */
-function endIfStartedNow(job: job_record_t, now: number): number {
-  return job.time_limit === INFINITE ? Infinity : now + job.time_limit * 60;
+/** When `job` would end if started now with `limit` minutes (Infinity without a time limit). */
+function endIfStartedNow(limit: number, now: number): number {
+  return limit === INFINITE ? Infinity : now + limit * 60;
+}
+
+/** The job's --time-min when it is shorter than its time limit, else undefined. */
+function shorterLimit(job: job_record_t): number | undefined {
+  const min = job.time_min ?? 0;
+  return min > 0 && (job.time_limit === INFINITE || min < job.time_limit) ? min : undefined;
 }
 
 /**
@@ -75,8 +81,8 @@ class Reservations {
   }
 
   /** The nodes `job` may take now without delaying any reservation it would overlap. */
-  availableFor(ctx: SchedContext, job: job_record_t): Bitstr {
-    const end = endIfStartedNow(job, ctx.now);
+  availableFor(ctx: SchedContext, job: job_record_t, limit = job.time_limit): Bitstr {
+    const end = endIfStartedNow(limit, ctx.now);
     let avail = this.availByEnd.get(end);
     if (avail === undefined) {
       avail = ctx.bit_alloc();
@@ -103,6 +109,15 @@ export async function slurm_sched_p_schedule(ctx: SchedContext): Promise<Rc> {
       continue;
     }
     if (result.rc !== ESLURM_NODES_BUSY && result.reason !== 'Resources') continue; // waits for a reason of its own
+    // --time-min: started in a hole too short for its limit, with the limit cut to TimeMin
+    // (observed on 22.05: a 10-minute job with --time-min=2 started in a 5.9-minute hole runs
+    // with TimeLimit=00:02:00, not the longest limit that fits).
+    const min = reservations.size > 0 ? shorterLimit(job) : undefined;
+    if (min !== undefined && (await ctx.start(job, reservations.availableFor(ctx, job, min), min)).nodes !== undefined) {
+      started++;
+      log?.verbose(`sched: backfill: started JobId=${job.job_id} with its TimeMin of ${min} minutes ahead of JobId=${reservations.first}`);
+      continue;
+    }
     // Blocked for resources: reserve where and when it would start, so no later job delays it.
     const plan = await ctx.will_run(job);
     if (plan.nodes !== undefined) {

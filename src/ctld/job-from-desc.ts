@@ -53,6 +53,7 @@ export function jobRecordFromDesc(
     job_state: JOB_PENDING,
     priority: 1,
     time_limit: effectiveTimeLimit(desc.timeLimit, partition),
+    ...(desc.timeMin !== undefined && desc.timeMin > 0 && { time_min: desc.timeMin }),
     submit_time: submitTime,
     start_time: 0,
     end_time: 0,

@@ -100,10 +100,10 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
     nodes: () => ctl.table.nodes,
     bit_alloc: () => ctl.table.emptyBitmap(),
     will_run: (record, avail) => cache.plan(record, avail, isReserved(byRecord.get(record)), () => willRun(ctl, record, nodes, avail)),
-    start: async (record, avail) => {
+    start: async (record, avail, timeLimit) => {
       const job = byRecord.get(record);
       const before = job?.reason;
-      const result = await start(ctl, launcher, job, nodes, cache, avail);
+      const result = timeLimit === undefined ? await start(ctl, launcher, job, nodes, cache, avail) : await startShortened(ctl, launcher, job, nodes, cache, avail, timeLimit);
       if (job !== undefined && job.reason !== before) reasonChanged(job, before!);
       if (result.nodes !== undefined) stats.started++;
       return result;
@@ -236,6 +236,24 @@ async function willRun(ctl: Controller, record: job_record_t, nodes: PassNodes, 
   const answer = await ctl.select.willRun(record, now);
   if (answer.nodes === undefined) return { rc: answer.rc };
   return { rc: SLURM_SUCCESS, start_time: answer.start_time ?? ctl.now(), nodes: answer.nodes };
+}
+
+/**
+ * Starts a job with a time limit cut down to `limit` (backfill's --time-min: no lower than the
+ * job's TimeMin, no higher than its limit); it keeps its own limit if it does not start. The
+ * shorter limit is what it runs with: show job and the time-limit check see it.
+ */
+async function startShortened(ctl: Controller, launcher: Launcher, job: CtldJob | undefined, nodes: PassNodes, cache: PassCache, avail: Bitstr | undefined, limit: number): Promise<SchedStartResult> {
+  if (job === undefined) return start(ctl, launcher, job, nodes, cache, avail);
+  const own = job.record.time_limit;
+  const min = job.record.time_min ?? 0;
+  if (min <= 0 || limit < min || (own !== INFINITE && limit >= own)) return { rc: errnoValue('ESLURM_INVALID_TIME_MIN_LIMIT'), reason: job.reason };
+  job.record.time_limit = limit;
+  // Not the cache of failures: they were found with the job's own limit.
+  const result = await start(ctl, launcher, job, nodes, new PassCache(false), avail);
+  if (result.nodes === undefined) job.record.time_limit = own;
+  else ctl.log.info(`sched: JobId=${job.record.job_id} time limit changed from ${own} to ${limit}`);
+  return result;
 }
 
 async function start(

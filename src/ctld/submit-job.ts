@@ -17,6 +17,7 @@ export { newJob };
 import { checkKnownToCluster } from './request-checks.js';
 import { checkReservationAccess } from './reservations.js';
 import { isAdministrator } from './administrators.js';
+import { effectiveTimeLimit } from './job-from-desc.js';
 
 const now = (): number => Math.floor(Date.now() / 1000);
 
@@ -127,6 +128,9 @@ function checkPartitionLimits(desc: JobDescriptor, partition: PartitionConfig): 
   if (partition.maxNodes !== INFINITE && (desc.minNodes ?? 1) > partition.maxNodes) {
     throw UserError.fromErrno('ESLURM_INVALID_NODE_COUNT');
   }
+  // --time-min beyond the job's own limit (observed on 22.05: `-t 5 --time-min=10` is refused).
+  const limit = effectiveTimeLimit(desc.timeLimit, partition);
+  if (desc.timeMin !== undefined && limit !== INFINITE && desc.timeMin > limit) throw UserError.fromErrno('ESLURM_INVALID_TIME_MIN_LIMIT');
 }
 
 // priority/basic through the sched plugin's initial_priority: each job one below the last,

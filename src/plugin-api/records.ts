@@ -177,6 +177,11 @@ export interface job_record_t {
   readonly priority: number;
   /** Time limit in minutes; {@link INFINITE} for none. */
   readonly time_limit: number;
+  /**
+   * `--time-min`, minutes: the shortest time limit a scheduler may cut `time_limit` down to so
+   * the job starts sooner (Slurm's `job_ptr->time_min`). Absent or 0: none.
+   */
+  readonly time_min?: number;
   /** Submit, start and expected end time, Unix seconds (0 until known). */
   readonly submit_time: number;
   readonly start_time: number;

@@ -74,9 +74,11 @@ export interface SchedContext {
   /**
    * Start `job` now if it fits, within `avail` if given: select's `select_p_job_test` in
    * RUN_NOW mode, then `select_p_job_begin`, then the job is launched. On failure the job stays
-   * pending with the returned reason.
+   * pending with the returned reason. `time_limit`, if given (minutes, between the job's
+   * `time_min` and its `time_limit`), is the shorter limit it starts with (backfill's
+   * `--time-min`); the job keeps its own limit if it does not start.
    */
-  start(job: job_record_t, avail?: Bitstr): MaybePromise<SchedStartResult>;
+  start(job: job_record_t, avail?: Bitstr, time_limit?: number): MaybePromise<SchedStartResult>;
   /** Record why `job` is still pending (shown by tsqueue), e.g. `Priority` or `Resources`. */
   set_reason(job: job_record_t, reason: string): void;
 }
