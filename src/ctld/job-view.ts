@@ -42,6 +42,7 @@ export function jobView(ctl: Controller, job: CtldJob): JobView {
     features: desc.constraint ?? null,
     gres: desc.gres ?? null,
     exitStatus: job.exitStatus,
+    derivedExitStatus: job.derivedExitStatus ?? 0,
     dependency: dependencyDisplay(job, ctl, Math.floor(Date.now() / 1000)),
     held: job.held ?? null,
     requeue: desc.requeue !== false,

@@ -42,6 +42,8 @@ export interface JobView {
   gres: string | null;
   /** Wait status of the batch script. */
   exitStatus: number;
+  /** The highest wait status of its steps (Slurm's derived_ec); absent from older snapshots. */
+  derivedExitStatus?: number;
   dependency: string | null;
   held: 'user' | 'admin' | null;
   requeue: boolean;

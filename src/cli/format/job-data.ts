@@ -28,7 +28,9 @@ export function jobToData(rec: SqueueRecord, cluster: string): Record<string, un
     contiguous: job.contiguous,
     cpus_per_task: job.cpusPerTask,
     dependency: job.dependency ?? '',
-    derived_exit_code: job.exitStatus,
+    // The highest wait status of its steps, raw as 22.05 prints it (observed: 1024 for a step
+    // that exited 4 in a batch job that exited 0).
+    derived_exit_code: job.derivedExitStatus ?? 0,
     eligible_time: job.eligibleTime,
     end_time: endTime,
     excluded_nodes: job.excNodes ?? '',
