@@ -66,6 +66,7 @@ export function jobView(ctl: Controller, job: CtldJob): JobView {
     outputGiven: desc.output !== undefined,
     errorGiven: desc.error !== undefined || desc.output !== undefined,
     allocNode: desc.submitHost,
+    allocSid: desc.submitSid ?? 0,
     reservation: desc.reservation ?? null,
     schedNodes: running ? null : (job.schedNodes ?? null),
     options: pickJobExtras(desc),

@@ -198,6 +198,8 @@ const jobDescEntries = {
   groupId: posixId,
   userName: text(NAME_MAX),
   submitHost: text(NAME_MAX),
+  /** The submitting process's session id (Slurm's alloc_sid, scontrol's AllocNode:Sid=host:sid). */
+  submitSid: v.optional(posixId),
   submitDir: text(PATH_MAX),
 };
 

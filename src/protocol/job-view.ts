@@ -77,6 +77,8 @@ export interface JobView {
   errorGiven: boolean;
   /** The host the job was submitted from (Slurm's AllocNode). */
   allocNode: string;
+  /** The submitting process's session id (AllocNode:Sid=host:sid); 0 when not known. */
+  allocSid?: number;
   /** --reservation, or null. */
   reservation?: string | null;
   /** The shared options recorded on the job (account, qos, mail, nice, --time-min, ...). */

@@ -42,7 +42,7 @@ describe('scontrol options and details', () => {
     const before = await scontrol('-d', '-o', 'show', 'jobs');
     const after = await scontrol('show', 'job', id, '-d', '--oneliner');
     expect(before.exitCode).toBe(0);
-    // (AllocNode:Sid= carries the showing command's pid today: masked.)
+    // (AllocNode:Sid= names the submitting session, which differs run to run: masked.)
     const sid = (text: string) => text.replace(/AllocNode:Sid=\S+/, 'AllocNode:Sid=<sid>');
     expect({ ...after, stdout: sid(after.stdout) }).toEqual({ exitCode: 0, stdout: sid(before.stdout.split('\n').find((l) => l.startsWith(`JobId=${id} `))!) + '\n', stderr: '' });
     // A pending job: DerivedExitCode, but no allocation lines (observed).

@@ -30,7 +30,7 @@ export function jobRecordLines(job: JobView, now: number, details = 0): string[]
     `AccrueTime=${formatSlurmDate(job.eligibleTime)}`,
     `StartTime=${formatSlurmDate(job.startTime)} EndTime=${formatSlurmDate(job.endTime)} Deadline=N/A`,
     `SuspendTime=None SecsPreSuspend=0 LastSchedEval=${formatSlurmDate(job.submitTime)} Scheduler=Main`,
-    `Partition=${job.partition} AllocNode:Sid=localhost:${process.pid}`,
+    `Partition=${job.partition} AllocNode:Sid=${job.allocNode}:${job.allocSid ?? 0}`,
     `ReqNodeList=(null) ExcNodeList=(null)`,
     `NodeList=${job.nodes ?? ''}${job.schedNodes ? ` SchedNodeList=${job.schedNodes}` : ''}`,
   ];

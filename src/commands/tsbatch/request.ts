@@ -2,6 +2,7 @@
 // reads sources in sbatch 22.05's order, so the first mistake reported is sbatch's (observed):
 // command-line syntax and values, the script, its #SBATCH lines, the SBATCH_* variables, the
 // memory options together, then what the controller would refuse (--array, --dependency).
+import { sessionId } from '../../core/session-id.js';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArraySpec } from '../../core/array-spec.js';
@@ -27,7 +28,7 @@ export interface TsbatchContext {
   /** The clock --begin reads; now when not given. */
   now?: Date;
   /** Who submits; this process's user and host when not given. */
-  identity?: Pick<JobDescriptor, 'userId' | 'groupId' | 'userName' | 'submitHost'>;
+  identity?: Pick<JobDescriptor, 'userId' | 'groupId' | 'userName' | 'submitHost' | 'submitSid'>;
 }
 
 export interface ParsedTsbatch {
@@ -180,7 +181,7 @@ function controllerCheck<T>(check: () => T): T {
   }
 }
 
-function currentIdentity(): Pick<JobDescriptor, 'userId' | 'groupId' | 'userName' | 'submitHost'> {
+function currentIdentity(): Pick<JobDescriptor, 'userId' | 'groupId' | 'userName' | 'submitHost' | 'submitSid'> {
   const user = os.userInfo();
-  return { userId: user.uid, groupId: user.gid, userName: user.username, submitHost: os.hostname() };
+  return { userId: user.uid, groupId: user.gid, userName: user.username, submitHost: os.hostname(), submitSid: sessionId() };
 }
