@@ -6,12 +6,17 @@ import path from 'node:path';
 import type { ClusterConfig } from '../config/types.js';
 import type { ClusterInfo } from '../protocol/node-info.js';
 
-export async function loadClusterInfo(file: string | undefined): Promise<{ config: ClusterConfig; info: ClusterInfo }> {
+/**
+ * `loadCall`: how the command names its load call when the controller cannot be reached
+ * (sinfo's `slurm_load_partitions:`, scontrol's `slurm_load_node error:`); that is an error,
+ * while no controller on the state directory means the cluster file answers.
+ */
+export async function loadClusterInfo(file: string | undefined, loadCall = 'slurm_load_partitions:'): Promise<{ config: ClusterConfig; info: ClusterInfo }> {
   const { loadCluster } = await import('../config/load.js');
   const config = await loadCluster({ file });
   const { resolveStateDir } = await import('../config/state-dir.js');
   const stateDir = resolveStateDir(config);
-  const live = await fromController(stateDir, config);
+  const live = await fromController(stateDir, config, loadCall);
   if (live) return { config, info: live };
   const { infoFromConfig } = await import('../ctld/info-snapshot.js');
   // Partition changes (tscontrol update PartitionName=) made before the controller stopped hold.
@@ -35,14 +40,16 @@ export async function loadClusterInfo(file: string | undefined): Promise<{ confi
   return { config, info };
 }
 
-async function fromController(stateDir: string, config: ClusterConfig): Promise<ClusterInfo | undefined> {
+async function fromController(stateDir: string, config: ClusterConfig, loadCall: string): Promise<ClusterInfo | undefined> {
   if (config.control.host === undefined && !existsSync(path.join(stateDir, 'tsctld.sock'))) return undefined;
   const { connectController } = await import('../client/ctld-client.js');
+  const { cannotLoad, noLocalController } = await import('../client/controller-absent.js');
   let client;
   try {
     client = await connectController({ config, stateDir, clusterFile: undefined, autostart: false });
-  } catch {
-    return undefined; // a socket left by a controller that is gone
+  } catch (error) {
+    if (noLocalController(config, error)) return undefined; // a socket left by a controller that is gone
+    throw cannotLoad(loadCall, error);
   }
   try {
     // An older controller that does not know the request: the cluster file it is.

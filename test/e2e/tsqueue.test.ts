@@ -214,10 +214,10 @@ describe('tsqueue on a queue', () => {
     expect(r.stdout).toBe(
       lines(
         'JOBID|NAME|STATE|REASON|NODES|CPUS|TIME_LIMIT|TIME_LEFT|DEPENDENCY|ARRAY_TASK_ID|ARRAY_JOB_ID|JOBID|PRIORITY|PRIORITY|OVER_SUBSCRIBE|MIN_CPUS|MIN_MEMORY|TRES_PER_NODE|ACCOUNT|QOS|NODELIST|EXEC_HOST|START_TIME|END_TIME',
-        `5|big|PENDING|Resources|2|8|UNLIMITED|UNLIMITED|(null)|N/A|5|5|4294901756|0.99998474051244|OK|1|0|N/A|(null)|(null)||n/a|${end3}|N/A`,
-        '6|prio|PENDING|Priority|1|1|UNLIMITED|UNLIMITED|(null)|N/A|6|6|4294901755|0.99998474027961|OK|1|0|N/A|(null)|(null)||n/a|N/A|N/A',
-        '8|dep|PENDING|Dependency|1|1|UNLIMITED|UNLIMITED|afterok:3(unfulfilled)|N/A|8|8|4294901754|0.99998474004678|OK|1|0|N/A|(null)|(null)||n/a|N/A|N/A',
-        '9_[1-3%2]|arr|PENDING|Priority|1|1|UNLIMITED|UNLIMITED|(null)|1-3%2|9|9|4294901753|0.99998473981395|OK|1|0|N/A|(null)|(null)||n/a|N/A|N/A',
+        `5|big|PENDING|Resources|2|8|UNLIMITED|UNLIMITED|(null)|N/A|5|5|4294901755|0.99998474027961|OK|1|0|N/A|(null)|(null)||n/a|${end3}|N/A`,
+        '6|prio|PENDING|Priority|1|1|UNLIMITED|UNLIMITED|(null)|N/A|6|6|4294901754|0.99998474004678|OK|1|0|N/A|(null)|(null)||n/a|N/A|N/A',
+        '8|dep|PENDING|Dependency|1|1|UNLIMITED|UNLIMITED|afterok:3(unfulfilled)|N/A|8|8|4294901753|0.99998473981395|OK|1|0|N/A|(null)|(null)||n/a|N/A|N/A',
+        '9_[1-3%2]|arr|PENDING|Priority|1|1|UNLIMITED|UNLIMITED|(null)|1-3%2|9|9|4294901752|0.99998473958112|OK|1|0|N/A|(null)|(null)||n/a|N/A|N/A',
         '7|held|PENDING|JobHeldUser|1|1|UNLIMITED|UNLIMITED|(null)|N/A|7|7|0|0.00000000000000|OK|1|0|N/A|(null)|(null)||n/a|N/A|N/A',
       ),
     );
@@ -299,7 +299,7 @@ describe('tsqueue on a queue', () => {
       node_count: 1,
       tasks: 4,
       partition: 'debug',
-      priority: 4294901758,
+      priority: 4294901757, // the fourth job: slurmctld's TOP_PRIORITY - 4
       state_reason: 'None',
       time_limit: 30,
       user_id: Number(uid),

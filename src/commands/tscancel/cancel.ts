@@ -9,6 +9,7 @@ import { expandHostlist } from '../../core/hostlist.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { connectController, type CtldClient } from '../../client/ctld-client.js';
+import { noLocalController } from '../../client/controller-absent.js';
 import { JOB_PENDING, JOB_RUNNING, JOB_SUSPENDED, JOB_STATE_BASE } from '../../plugin-api/records.js';
 import type { JobView } from '../../protocol/job-view.js';
 import type { ClusterConfig } from '../../config/types.js';
@@ -84,15 +85,6 @@ export async function cancelJobs(ids: string[], options: TscancelOptions, bin: s
   } finally {
     client.close();
   }
-}
-
-/**
- * Nobody serves the local state directory (no socket, or one nobody listens on). Anything
- * else (a TCP controller that does not answer, a key file the auth plugin cannot use) means
- * the jobs may well exist and were not cancelled.
- */
-function noLocalController(config: ClusterConfig, error: unknown): boolean {
-  return config.control.host === undefined && error instanceof UserError && /\((ENOENT|ECONNREFUSED)\)/.test(error.message);
 }
 
 // One line, as scancel prints when it cannot reach the controller ("Kill job error on job id 5:

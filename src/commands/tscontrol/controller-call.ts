@@ -7,19 +7,26 @@ import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { connectController, type CallArgs, type CtldClient } from '../../client/ctld-client.js';
 import type { CtldBody, CtldOp } from '../../protocol/ctld-messages.js';
+import { cannotLoad, noLocalController } from '../../client/controller-absent.js';
 
 /** The requests that name the requesting user, and their bodies without it (added here). */
 type CallerOp = { [K in CtldOp]: CtldBody<K> extends { userId: number } ? K : never }[CtldOp];
 export type CallerArgs = { [K in CallerOp]: [op: K, body: Omit<CtldBody<K>, 'userId'>] }[CallerOp];
 
-/** A connection to the cluster's controller, or undefined when none runs (and none is started). */
-export async function openController(cluster: string | undefined, autostart: boolean): Promise<CtldClient | undefined> {
+/**
+ * A connection to the cluster's controller, or undefined when none runs on the state directory
+ * (and none is started). One that cannot be reached (a TCP controller that does not answer) is
+ * an error, framed as scontrol frames its load call's failure when `loadCall` names it
+ * (`slurm_load_jobs error:`).
+ */
+export async function openController(cluster: string | undefined, autostart: boolean, loadCall?: string): Promise<CtldClient | undefined> {
   const config = await loadCluster({ file: cluster });
   try {
     return await connectController({ config, stateDir: resolveStateDir(config), clusterFile: config.source.startsWith('/') ? config.source : undefined, autostart });
   } catch (error) {
     if (autostart) throw error;
-    return undefined;
+    if (noLocalController(config, error)) return undefined;
+    throw loadCall === undefined ? error : cannotLoad(loadCall, error);
   }
 }
 

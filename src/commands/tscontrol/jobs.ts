@@ -4,16 +4,19 @@ import { UserError } from '../../core/errors.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { connectController, type CtldClient } from '../../client/ctld-client.js';
+import { cannotLoad, noLocalController } from '../../client/controller-absent.js';
 import { renderKvRecord } from '../../cli/format/kv-record.js';
 import { jobRecordLines } from '../../cli/format/scontrol-job.js';
 import type { JobView } from '../../protocol/job-view.js';
 
+// No controller on the state directory: undefined (no jobs); one that cannot be reached: scontrol's line.
 async function connect(cluster: string | undefined): Promise<CtldClient | undefined> {
   const config = await loadCluster({ file: cluster });
   try {
     return await connectController({ config, stateDir: resolveStateDir(config), clusterFile: undefined, autostart: false });
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (noLocalController(config, error)) return undefined;
+    throw cannotLoad('slurm_load_jobs error:', error);
   }
 }
 

@@ -159,7 +159,7 @@ export async function showReservations(args: readonly string[], options: { clust
 async function listReservations(cluster: string | undefined): Promise<ReservationView[]> {
   const config = await loadCluster({ file: cluster });
   const saved = existsSync(resvStateFile(path.join(resolveStateDir(config), 'ctld')));
-  const client = await openController(cluster, saved);
+  const client = await openController(cluster, saved, 'slurm_load_reservations error:');
   if (!client) return [];
   try {
     return await client.call<ReservationView[]>('resv_list', {});

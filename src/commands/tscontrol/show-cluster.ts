@@ -25,7 +25,9 @@ export async function showClusterEntity(
   opts: ShowOptions & { cluster?: string },
 ): Promise<ShowResult> {
   if (args.length > 1) throw new UserError('too many arguments for keyword:show');
-  const { config, info } = await loadClusterInfo(opts.cluster);
+  // scontrol's load call for each (observed with the controller unreachable).
+  const loadCall = { node: 'slurm_load_node error:', partition: 'slurm_load_partitions error:', config: 'slurm_load_ctl_conf error:' }[entity];
+  const { config, info } = await loadClusterInfo(opts.cluster, loadCall);
   if (entity === 'node') return showNodes(info, args[0], opts);
   if (entity === 'partition') return showPartitions(info, args[0], opts);
   const { configListing, formatConfig } = await import('./show-config.js');

@@ -11,7 +11,7 @@ import { openController } from './controller-call.js';
 export async function showSteps(words: readonly string[], options: { cluster: string | undefined; oneliner: boolean }): Promise<number> {
   if (words.length > 1) throw new UserError('too many arguments for keyword:show');
   const id = words[0];
-  const client = await openController(options.cluster, false);
+  const client = await openController(options.cluster, false, 'slurm_get_job_steps error:');
   let steps: StepView[] = [];
   // An unknown job (and, with no controller running, any job): slurm_perror()'s line, exit 1.
   const invalid = (message: string): number => {

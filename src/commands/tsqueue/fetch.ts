@@ -2,6 +2,7 @@
 // on the state directory there are no pending or running jobs, so the listing is empty.
 import { UserError } from '../../core/errors.js';
 import { connectController } from '../../client/ctld-client.js';
+import { cannotLoad, noLocalController } from '../../client/controller-absent.js';
 import type { JobView } from '../../protocol/job-view.js';
 import type { ClusterConfig } from '../../config/types.js';
 
@@ -18,9 +19,9 @@ export async function fetchJobs(options: FetchOptions): Promise<JobView[]> {
   try {
     client = await connectController({ config: options.config, stateDir: options.stateDir, clusterFile: options.clusterFile, autostart: false });
   } catch (error) {
-    // connectController names the socket error in its message: no socket, or nobody on it.
-    if (error instanceof UserError && /\((ENOENT|ECONNREFUSED)\)/.test(error.message)) return noController(options);
-    throw error;
+    // No controller on the state directory: no jobs. One that cannot be reached: squeue's line.
+    if (noLocalController(options.config, error)) return noController(options);
+    throw cannotLoad('slurm_load_jobs error:', error);
   }
   try {
     if (options.singleJob === undefined) return await client.call<JobView[]>('jobs', {});
