@@ -25,6 +25,8 @@ export interface Allocation {
   readonly jobId: number;
   /** The nodes are the job's alone (`--exclusive`, or select/linear). */
   readonly whole: boolean;
+  /** How many jobs may hold its cores (OverSubscribe); absent: 1. */
+  readonly share?: number;
   /** Ascending node index. */
   readonly nodes: readonly NodeAlloc[];
 }

@@ -21,7 +21,7 @@ export function consAvailCpus(node: NodeCatalog, r: SelectRequest, usage: Usage,
   for (const spec of r.gresPerNode) if (!hasGres(node, spec)) return 0;
   for (const spec of r.gresPerJob) if (!hasGres(node, spec)) return 0;
   if (usage.ownedWhole(i) || (r.exclusive && usage.jobs(i) > 0)) return 0;
-  let cores = usage.freeCores(i);
+  let cores = usage.sharedCores(i, r.share);
   const freeMem = usage.freeMem(i);
   if (r.memPerNode > freeMem) return 0;
   if (r.memPerCpu > 0) cores = Math.min(cores, Math.floor(Math.floor(freeMem / r.memPerCpu) / node.vpus));
@@ -76,7 +76,7 @@ const NO_NEED: readonly number[] = Object.freeze([]);
 // found a word of the bitmaps at a time, and a run of nodes alike (kind and usage) is one item.
 function availItems(r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: Usage): FitItems {
   const items = scratchItems.clear();
-  usage.forEachSegment(cand, 'open', fitShortcuts.enabled, (start, end) => {
+  usage.forEachSegment(cand, r.share > 1 ? 'unowned' : 'open', fitShortcuts.enabled, (start, end) => {
     const avail = consAvailCpus(usage.node(start), r, usage, counts);
     if (avail > 0) items.push(start, end, avail);
   });
@@ -105,7 +105,7 @@ const scratchItems = new FitItems();
  * Undefined for other requests.
  */
 function plainThreshold(r: SelectRequest, counts: NodeCounts): { least: number; idle: boolean } | undefined {
-  if (r.gresPerJob.length > 0 || r.memPerNode > 0 || r.memPerCpu > 0) return undefined;
+  if (r.gresPerJob.length > 0 || r.memPerNode > 0 || r.memPerCpu > 0 || r.share > 1) return undefined;
   if (r.gresPerNode.some((spec) => spec.type !== undefined || spec.count <= 0)) return undefined;
   // consAvailCpus answers a whole node before counting tasks.
   if (r.exclusive) return { least: 1, idle: true };
@@ -121,7 +121,7 @@ function plainThreshold(r: SelectRequest, counts: NodeCounts): { least: number; 
 function availWith(required: Bitstr, r: SelectRequest, cand: Bitstr, counts: NodeCounts, usage: Usage): Int32Array {
   const n = usage.size;
   const avail = new Int32Array(n);
-  usage.forEachSegment(cand, 'open', false, (i) => {
+  usage.forEachSegment(cand, r.share > 1 ? 'unowned' : 'open', false, (i) => {
     avail[i] = consAvailCpus(usage.node(i), r, usage, counts);
   });
   for (let i = required.nextSet(0); i >= 0; i = required.nextSet(i + 1)) {
@@ -157,7 +157,7 @@ function allocate(r: SelectRequest, chosen: Map<number, number>, usage: Usage): 
     nodes.push({ index: i, cores, cpus: cores * node.vpus, mem: memoryFor(r, node, cores * node.vpus), gres: units });
   }
   if (jobLeft.some((left) => left > 0)) return null;
-  return { jobId: r.jobId, whole: r.exclusive, nodes };
+  return { jobId: r.jobId, whole: r.exclusive, ...(r.share > 1 && { share: r.share }), nodes };
 }
 
 const NO_GRES: NodeAlloc['gres'] = Object.freeze([]);

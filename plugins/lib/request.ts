@@ -29,6 +29,8 @@ export interface SelectRequest {
   readonly featureOptions: readonly FeatureOption[];
   readonly reqNodes: Bitstr | null;
   readonly excNodes: Bitstr | null;
+  /** How many jobs may hold each core this job takes (OverSubscribe); 1: it shares none. */
+  readonly share: number;
 }
 
 /** The one option of a job without a constraint: every node. */
@@ -65,6 +67,7 @@ export function readRequest(job: job_record_t): SelectRequest | null {
     gresPerNode: job.gres_list,
     gresPerJob: job.gres_per_job ?? [],
     exclusive: d.whole_node || d.share_res === false,
+    share: d.whole_node ? 1 : Math.max(1, d.max_share ?? 1),
     contiguous: d.contiguous,
     overcommit,
     featureOptions: options,

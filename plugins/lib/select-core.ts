@@ -381,7 +381,9 @@ export class SelectCore {
     const count = nodes.setCount();
     const given = job.job_resrcs && fromJobResources(job.job_id, job.job_resrcs, this.catalog);
     if (given && given.nodes.length === count && given.nodes.every((n) => nodes.test(n.index))) {
-      return this.withGresUnits(job, given);
+      // Whether its cores may be shared is the job's (OverSubscribe), not in job_resrcs.
+      const share = job.details.whole_node ? 1 : (job.details.max_share ?? 1);
+      return this.withGresUnits(job, share > 1 ? { ...given, share } : given);
     }
     const request = readRequest(job);
     if (request === null) return null;

@@ -123,8 +123,13 @@ export class Usage {
   }
 
   // The open (idle) nodes among `cand`, in the working words.
-  private within(cand: Bitstr, of: 'open' | 'idle'): Uint32Array {
+  private within(cand: Bitstr, of: 'open' | 'idle' | 'unowned'): Uint32Array {
     const within = wordsOf(cand, this.catalog.length, (this.scratch ??= new Uint32Array(this.openWords.length)));
+    if (of === 'unowned') {
+      // Jobs that share cores may go where every core is taken: only whole-node jobs keep them out.
+      for (let i = 0; i < this.catalog.length; i++) if (this.owned[i] === 1 || this.catalog[i]!.cores === 0) within[i >>> 5]! &= ~(1 << (i & 31));
+      return within;
+    }
     const base = of === 'idle' ? this.idleWords : this.openWords;
     for (let w = 0; w < within.length; w++) within[w]! &= base[w]!;
     return within;
@@ -162,7 +167,7 @@ export class Usage {
    * The open (`idle`: idle) nodes among `cand` as segments, ascending, each handed to
    * `visit(start, end)`: one node, or (`merge`) a run of nodes alike.
    */
-  forEachSegment(cand: Bitstr, of: 'open' | 'idle', merge: boolean, visit: (start: number, end: number) => void): void {
+  forEachSegment(cand: Bitstr, of: 'open' | 'idle' | 'unowned', merge: boolean, visit: (start: number, end: number) => void): void {
     const size = this.catalog.length;
     const within = this.within(cand, of);
     const alike = this.alikeWords;
@@ -187,7 +192,16 @@ export class Usage {
   }
 
   freeCores(i: number): number {
-    return this.catalog[i]!.cores - this.cores[i]!;
+    return Math.max(0, this.catalog[i]!.cores - this.cores[i]!);
+  }
+
+  /**
+   * Cores a job that shares them with up to `share` jobs may take on node `i` (OverSubscribe):
+   * each core counts `share` times, and no job gets more cores than the node has.
+   */
+  sharedCores(i: number, share: number): number {
+    if (share <= 1) return this.freeCores(i);
+    return Math.max(0, Math.min(this.catalog[i]!.cores, this.catalog[i]!.cores * share - this.cores[i]!));
   }
 
   freeMem(i: number): number {
@@ -233,7 +247,7 @@ export class Usage {
     return alloc.nodes.every((n) => {
       const i = n.index;
       if (this.owned[i] || (alloc.whole && this.jobCount[i]! > 0)) return false;
-      if (n.cores > this.freeCores(i) || n.mem > this.freeMem(i)) return false;
+      if (n.cores > this.sharedCores(i, alloc.share ?? 1) || n.mem > this.freeMem(i)) return false;
       const byName = this.gres.get(i);
       return n.gres.every((g) => g.indices.every((k) => !byName?.get(g.name)?.[k]));
     });

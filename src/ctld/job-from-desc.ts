@@ -30,6 +30,16 @@ function excludedNodes(desc: JobDescriptor, table: NodeTable): Bitstr | null {
   return out;
 }
 
+// Slurm's OverSubscribe: FORCE shares every job's cores, YES those of jobs that ask
+// --oversubscribe, each core with up to 4 jobs (the count a `:N` suffix would give is not kept).
+const SHARE_COUNT = 4;
+function coreShare(desc: JobDescriptor, partition: PartitionConfig): number {
+  if (desc.exclusive) return 1;
+  if (partition.oversubscribe === 'FORCE') return SHARE_COUNT;
+  if (partition.oversubscribe === 'YES' && desc.recorded?.['oversubscribe'] !== undefined) return SHARE_COUNT;
+  return 1;
+}
+
 export function jobRecordFromDesc(
   desc: JobDescriptor,
   jobId: number,
@@ -75,10 +85,12 @@ export function jobRecordFromDesc(
       exc_node_bitmap: excludedNodes(desc, table),
       features: desc.constraint ?? null,
       contiguous: desc.contiguous,
-      share_res: desc.exclusive ? false : undefined,
-      whole_node: desc.exclusive,
+      share_res: desc.exclusive ? false : desc.recorded?.['oversubscribe'] !== undefined ? true : undefined,
+      // OverSubscribe=EXCLUSIVE: every job gets whole nodes.
+      whole_node: desc.exclusive || partition.oversubscribe === 'EXCLUSIVE',
       overcommit: desc.overcommit,
       ...(desc.nice !== undefined && desc.nice !== 0 && { nice: desc.nice }),
+      ...(coreShare(desc, partition) > 1 && { max_share: coreShare(desc, partition) }),
     },
   };
 }

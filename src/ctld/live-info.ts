@@ -21,7 +21,9 @@ export function liveClusterInfo(ctl: Controller): ClusterInfo {
     node.reason = admin.reason;
     node.reasonTime = admin.time;
     node.reasonUid = admin.uid;
-    node.allocCpus = usage.allocCpus;
+    // Jobs that share cores (OverSubscribe) may together hold more than the node has; Slurm
+    // counts the CPUs taken at all, so never more than the node's.
+    node.allocCpus = Math.min(usage.allocCpus, node.cpus);
     node.allocMemory = usage.allocMemory;
     if (host) node.host = host;
   }

@@ -142,6 +142,11 @@ export interface job_details_t {
    * offset by NICE_OFFSET in a uint32; tslurm keeps the signed value. Absent means 0.
    */
   readonly nice?: number;
+  /**
+   * How many jobs may hold one core at once: the partition's OverSubscribe=FORCE (4, Slurm's
+   * default count), or YES for a job that asked `--oversubscribe`. Absent or 1: none share.
+   */
+  readonly max_share?: number;
 }
 
 /** Resources the select plugin gave a job (Slurm's `job_resources_t`). */
