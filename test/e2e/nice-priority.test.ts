@@ -3,8 +3,11 @@
 // the un-niced value; `scontrol update JobId= Nice=` moves the priority by the change. Under
 // sched/builtin and sched/backfill a niced job then runs after an un-niced one submitted later.
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixture } from '../helpers/run-bin.js';
+import path from 'node:path';
+import { fixture, repoRoot } from '../helpers/run-bin.js';
 import { testController, type TestController } from '../helpers/controller.js';
+
+const tscontrol = `${process.execPath} ${path.join(repoRoot, 'bin', 'tscontrol.js')}`;
 
 const clusters = [
   { sched: 'sched/builtin', file: 'one-node.yaml', whole: ['-n8'] },
@@ -70,5 +73,8 @@ describe('a negative nice', () => {
     // b: one below the count, plus 50; c goes on from b's un-niced value.
     expect(await priorityOf(ctl, b)).toEqual({ priority: pa - 1 + 50, nice: -50 });
     expect((await priorityOf(ctl, c)).priority).toBe(pa - 2);
+    // A job tsrun creates counts the same way (srun --nice).
+    const shown = await ctl.run('tsrun', ['--nice=30', 'sh', '-c', `${tscontrol} show job $SLURM_JOB_ID`]);
+    expect(shown.stdout).toContain(`   Priority=${pa - 3 - 30} Nice=30 `);
   }, 60_000);
 });
