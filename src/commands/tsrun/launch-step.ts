@@ -88,6 +88,8 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
     firstNode: layout.nodes[0]!,
     timeLimitMinutes: alloc.timeLimit,
     killOnBadExit: req.killOnBadExit,
+    quitOnInterrupt: req.quitOnInterrupt,
+    ...(req.waitAfterFirst !== undefined && { waitAfterFirst: req.waitAfterFirst }),
     log,
     running: () => [...running],
     finished: () => exits,

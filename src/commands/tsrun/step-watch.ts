@@ -4,7 +4,9 @@
 // /work/ref/signals.txt; srun_job.c _srun_signal_mgr): a first Ctrl-C prints the step's status,
 // a second within a second sends SIGINT to the tasks and forces the step's end (SIGKILL);
 // SIGTERM and SIGHUP force it at once, SIGQUIT too after a `Quit` line; SIGUSR1 and SIGUSR2
-// are passed on to the tasks; SIGCONT is only reported.
+// are passed on to the tasks; SIGCONT is only reported. --quit-on-interrupt makes the first
+// Ctrl-C act as the second; -W ends the step some seconds after its first task ended
+// (/work/ref/steps-quit-on-interrupt.txt, steps-wait.txt).
 import { formatSlurmDate } from '../../core/time-string.js';
 import { INFINITE } from '../../core/slurm-constants.js';
 import { formatTaskIds, type TaskExit } from '../../core/exit-status.js';
@@ -15,6 +17,10 @@ export interface WatchOptions {
   firstNode: string;
   timeLimitMinutes: number;
   killOnBadExit: boolean;
+  /** --quit-on-interrupt: one Ctrl-C ends the step. */
+  quitOnInterrupt?: boolean;
+  /** -W: seconds the other tasks get once the first has ended (0 or absent: no limit). */
+  waitAfterFirst?: number;
   log: Logger;
   running(): number[];
   /** The tasks that ended so far, for the status a first Ctrl-C prints. */
@@ -112,7 +118,7 @@ export function watchStep(options: WatchOptions): StepWatch {
   // ends the step (they usually die of the SIGINT first: srun exits 130); else the step's status.
   const onInterrupt = (): void => {
     const now = Date.now();
-    if (now - lastInterrupt < 1000) {
+    if (options.quitOnInterrupt || now - lastInterrupt < 1000) {
       cancelledByUser = true;
       log.info(`sending Ctrl-C to StepId=${options.stepId}`);
       options.signalAll('SIGINT');
@@ -157,8 +163,23 @@ export function watchStep(options: WatchOptions): StepWatch {
   ];
   for (const [signal, handler] of handlers) process.on(signal, handler);
 
+  // srun's -W (srun_job.c _handle_max_wait, observed): once the wait has run out, the step's
+  // status, the signal line, and every task left is killed at once ("Killed", 137).
+  let firstExitTimer: NodeJS.Timeout | undefined;
+  const waitRanOut = (): void => {
+    if (killing || options.running().length === 0) return;
+    log.info(`First task exited ${options.waitAfterFirst}s ago`);
+    printStatus();
+    log.info(`launch/slurm: _step_signal: Terminating StepId=${options.stepId}`);
+    end('CANCELLED', true);
+  };
+
   return {
     taskExited(exit) {
+      if (options.waitAfterFirst && firstExitTimer === undefined) {
+        firstExitTimer = setTimeout(waitRanOut, options.waitAfterFirst * 1000);
+        timers.push(firstExitTimer);
+      }
       if (options.killOnBadExit && !killing && (exit.signal !== null || (exit.exitCode ?? 0) !== 0)) {
         cancelledLine('');
         terminate();

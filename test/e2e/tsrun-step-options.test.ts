@@ -1,0 +1,72 @@
+// srun's step options that change how a step ends, as srun 22.05 does them (observed,
+// /work/ref/steps-wait.txt and steps-quit-on-interrupt.txt): -W/--wait=SEC kills the tasks
+// still running SEC seconds after the first one ended (the step's status, the signal line,
+// "Killed", 137); --quit-on-interrupt makes a single Ctrl-C end the step (130).
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runBin, startBin } from '../helpers/run-bin.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const stamp = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d';
+const env = { TSLURM_KILL_WAIT: '1' };
+
+async function waitForFiles(files: string[]): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (files.every((f) => existsSync(f) && readFileSync(f, 'utf8').trim() !== '')) return;
+    await sleep(50);
+  }
+  throw new Error('tasks did not start');
+}
+
+describe('-W/--wait', () => {
+  it('kills the tasks still running SEC seconds after the first ended, with srun\'s lines (137)', async () => {
+    // The TERM trap never runs: srun kills them outright.
+    const script = 'case $SLURM_PROCID in 0) exit 3;; esac; trap "echo got TERM" TERM; sleep 60 & wait';
+    const started = Date.now();
+    const r = await runBin('tsrun', ['-n3', '-W1', 'sh', '-c', script], { env });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(r.exitCode).toBe(137);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      new RegExp(
+        '^tsrun: First task exited 1s ago\\n' +
+          'tsrun: StepId=1\\.0 tasks 1-2: running\\n' +
+          'tsrun: StepId=1\\.0 task 0: exited abnormally\\n' +
+          'tsrun: launch/slurm: _step_signal: Terminating StepId=1\\.0\\n' +
+          `tsstepd-node1: error: \\*\\*\\* STEP 1\\.0 ON node1 CANCELLED AT ${stamp} \\*\\*\\*\\n` +
+          'tsrun: Job step aborted: Waiting up to 3 seconds for job step to finish\\.\\n',
+      ),
+    );
+    expect(r.stderr).toContain('tsrun: error: node1: task 0: Exited with exit code 3\n');
+    expect(r.stderr).toContain('tsrun: error: node1: tasks 1-2: Killed\n');
+  });
+
+  it('leaves a step alone whose tasks end within the wait; 0 means no limit (drop-in srun, --wait=)', async () => {
+    const script = 'case $SLURM_PROCID in 0) exit 0;; esac; sleep 2; echo done $SLURM_PROCID';
+    for (const wait of ['--wait=30', '--wait=0']) {
+      const r = await runBin('slurm-name', ['srun', '-n2', wait, 'sh', '-c', script], { env });
+      expect(r).toEqual({ exitCode: 0, stdout: 'done 1\n', stderr: '' });
+    }
+  });
+});
+
+describe('--quit-on-interrupt', () => {
+  it('ends the step at the first Ctrl-C, as a second Ctrl-C does otherwise (130)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-qoi-'));
+    const run = startBin('slurm-name', ['srun', '-n2', '--quit-on-interrupt', 'sh', '-c', `echo $$ > ${dir}/pid-$SLURM_PROCID; exec sleep 300`], { env });
+    await waitForFiles([0, 1].map((t) => path.join(dir, `pid-${t}`)));
+    run.kill('SIGINT');
+    const r = await run;
+    expect(r.exitCode).toBe(130);
+    expect(String(r.stderr)).toMatch(
+      new RegExp(
+        '^srun: sending Ctrl-C to StepId=1\\.0\\n' +
+          'srun: forcing job termination\\n' +
+          'srun: Job step aborted: Waiting up to 3 seconds for job step to finish\\.\\n' +
+          `tsstepd-node1: error: \\*\\*\\* STEP 1\\.0 ON node1 CANCELLED AT ${stamp} \\*\\*\\*\\n$`,
+      ),
+    );
+  });
+});
