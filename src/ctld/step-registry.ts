@@ -5,6 +5,9 @@
 // `step-watch` request, as the orders for tsrun's own job do. The select plugin sees each step:
 // select_p_step_pick_nodes when it is registered (its pick is the answer to `step-start`),
 // select_p_step_finish(killing_step=true) when tscancel ends it, and (false) once it has ended.
+// The registry also shares the job's CPUs among its steps (step-resources.ts): a step that does
+// not fit beside the running ones is answered `busy`, and asked again with `wait` it is held
+// until steps that end make room (srun's "step creation temporarily disabled").
 import { UserError } from '../core/errors.js';
 import { isFinished } from '../core/job-state.js';
 import { INFINITE } from '../core/slurm-constants.js';
@@ -13,7 +16,8 @@ import type { Controller } from './controller.js';
 import type { CtldJob } from './job.js';
 import { jobView } from './job-view.js';
 import type { RpcConnection } from '../net/rpc-server.js';
-import type { StepStart } from '../protocol/step-messages.js';
+import type { StepGrant, StepStart } from '../protocol/step-messages.js';
+import { fitStep, type StepAsk, type StepFit } from './step-resources.js';
 import type { CtldHandlers } from './ctld-handlers.js';
 
 export type { StepStart };
@@ -45,6 +49,12 @@ export interface StepOrder {
 
 interface Entry {
   start: StepStart;
+  /** Where it runs and the CPUs it holds there: the controller's placement, else tsrun's. */
+  nodes: string;
+  nodeCount: number;
+  cpus: number;
+  /** Node indices in the job's order and CPUs per node; absent when tsrun placed the step. */
+  held?: { nodes: number[]; cpus: number[]; overlap: boolean };
   /** The step as the select plugin sees it. */
   record: step_record_t;
   startTime: number;
@@ -60,33 +70,117 @@ export class StepRegistry {
 
   constructor(private readonly ctl: Controller) {}
 
+  /** Steps waiting for CPUs held by others; woken (in arrival order) whenever a step ends. */
+  private waiting: Array<() => void> = [];
+  /** Placements are decided one at a time: a pick is awaited between fitting and holding. */
+  private placing: Promise<unknown> = Promise.resolve();
+
   /**
    * A step of a job the controller does not run is refused: tsrun then runs it unregistered.
-   * Answers the nodes select_p_step_pick_nodes chose, if it chose (tsrun places its step itself
-   * today, so the answer is informative).
+   * Answers where the step runs and the CPUs it holds, or `busy` when other steps hold what it
+   * needs (with `wait`, the answer waits until they do not); a step the job can never hold is
+   * refused with srun's errno.
    */
-  async start(body: StepStart, connection: RpcConnection): Promise<{ nodes?: string }> {
+  async start(body: StepStart, connection: RpcConnection): Promise<StepGrant> {
+    let closed = false;
+    connection.onClose(() => (closed = true));
+    for (;;) {
+      const placed = await this.serially(() => this.place(body, connection));
+      if (placed !== 'busy') return placed;
+      if (!body.wait || closed) return { busy: true };
+      await new Promise<void>((resolve) => {
+        this.waiting.push(resolve);
+        connection.onClose(resolve);
+      });
+      if (closed) return { busy: true };
+    }
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.placing.then(work);
+    this.placing = next.catch(() => {});
+    return next;
+  }
+
+  private async place(body: StepStart, connection: RpcConnection): Promise<StepGrant | 'busy'> {
+    this.prune();
     const job = this.ctl.jobs.get(body.jobId);
     if (!job || isFinished(job.record.job_state)) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
-    const picked = job.record.node_bitmap ? await this.ctl.select.stepPickNodes(job.record, body.nodeCount) : null;
+    const res = job.record.job_resrcs;
+    let held: Entry['held'];
+    let nodes = body.nodes;
+    let cpus = body.cpus;
+    if (body.ask && res) {
+      const names = this.ctl.table.namesFromBitmap(res.node_bitmap);
+      let fit = fitStep(this.useOf(job, names), this.askOf(body, names));
+      if (fit.kind === 'granted') fit = await this.withPick(job, names, body, fit);
+      if (fit.kind === 'busy') return 'busy';
+      if (fit.kind === 'never') throw UserError.fromErrno(fit.code, `Unable to create step for job ${body.jobId}`);
+      held = { nodes: fit.nodes, cpus: fit.cpus, overlap: body.ask.overlap };
+      nodes = this.ctl.table.hostlistFromBitmap(this.ctl.table.bitmapFromHostlist(fit.nodes.map((i) => names[i]!).join(',')));
+      cpus = fit.cpus.reduce((a, b) => a + b, 0);
+    }
     const key = keyOf(body.jobId, body.stepId);
-    const entry: Entry = { start: body, record: this.stepRecord(job, body), startTime: now(), orders: [], deliver: undefined };
+    const nodeCount = held ? held.nodes.length : body.nodeCount;
+    const entry: Entry = { start: body, nodes, nodeCount, cpus, ...(held && { held }), record: this.stepRecord(job, body, nodes, cpus), startTime: now(), orders: [], deliver: undefined };
     this.entries.set(key, entry);
     connection.onClose(() => {
       if (this.entries.get(key) === entry) this.drop(key);
     });
+    if (held) return { nodes, cpus: held.cpus };
+    // Without a placement of its own the select plugin's pick (if it makes one) is the answer.
+    const picked = job.record.node_bitmap ? await this.ctl.select.stepPickNodes(job.record, body.nodeCount) : null;
     return picked ? { nodes: this.ctl.table.hostlistFromBitmap(picked) } : {};
   }
 
-  private stepRecord(job: CtldJob, body: StepStart): step_record_t {
+  /** select_p_step_pick_nodes has its say over the node count placement chose; null leaves it. */
+  private async withPick(job: CtldJob, names: string[], body: StepStart, fit: Extract<StepFit, { kind: 'granted' }>): Promise<StepFit> {
+    if (!job.record.node_bitmap) return fit;
+    const picked = await this.ctl.select.stepPickNodes(job.record, fit.nodes.length);
+    if (!picked) return fit;
+    const pickedNames = new Set(this.ctl.table.namesFromBitmap(picked));
+    const nodes = names.flatMap((name, i) => (pickedNames.has(name) ? [i] : []));
+    return fitStep(this.useOf(job, names), { ...this.askOf(body, names), nodes });
+  }
+
+  private askOf(body: StepStart, names: string[]): StepAsk {
+    const ask = body.ask!;
+    const wanted = ask.nodelist === undefined ? undefined : this.ctl.table.namesFromBitmap(this.ctl.table.bitmapFromHostlist(ask.nodelist));
+    return {
+      ntasks: body.ntasks,
+      cpusPerTask: ask.cpusPerTask,
+      exact: ask.exact,
+      overlap: ask.overlap,
+      overcommit: ask.overcommit,
+      ...(ask.nodeCount !== undefined && { nodeCount: ask.nodeCount }),
+      ...(wanted && { nodes: wanted.map((name) => names.indexOf(name)) }),
+    };
+  }
+
+  /** The CPUs each of the job's nodes has, those its placed steps hold (--overlap ones aside), and its steps there. */
+  private useOf(job: CtldJob, names: string[]): { cpus: number[]; used: number[]; steps: number[] } {
+    const cpus = [...job.record.job_resrcs!.cpus];
+    const used = names.map(() => 0);
+    const steps = names.map(() => 0);
+    for (const entry of this.entries.values()) {
+      if (entry.start.jobId !== job.record.job_id || !entry.held) continue;
+      entry.held.nodes.forEach((i, k) => {
+        steps[i]! += 1;
+        if (!entry.held!.overlap) used[i]! += entry.held!.cpus[k]!;
+      });
+    }
+    return { cpus, used, steps };
+  }
+
+  private stepRecord(job: CtldJob, body: StepStart, hostlist: string, cpus: number): step_record_t {
     let nodes = job.record.node_bitmap?.copy() ?? this.ctl.table.emptyBitmap();
     try {
-      nodes = this.ctl.table.bitmapFromHostlist(body.nodes);
+      nodes = this.ctl.table.bitmapFromHostlist(hostlist);
     } catch {
       // a step on nodes this controller does not know: the job's nodes stand for them
     }
-    const perTask = body.ntasks > 0 ? Math.max(1, Math.floor(body.cpus / body.ntasks)) : 1;
-    return { step_id: body.stepId, job_ptr: job.record, step_node_bitmap: nodes, ntasks: body.ntasks, cpus_per_task: perTask, cpu_count: body.cpus, pn_min_memory: 0, mem_per_cpu: 0 };
+    const perTask = body.ask?.cpusPerTask ?? (body.ntasks > 0 ? Math.max(1, Math.floor(cpus / body.ntasks)) : 1);
+    return { step_id: body.stepId, job_ptr: job.record, step_node_bitmap: nodes, ntasks: body.ntasks, cpus_per_task: perTask, cpu_count: cpus, pn_min_memory: 0, mem_per_cpu: 0 };
   }
 
   // select_p_step_finish; its failure is only logged, as slurmctld does.
@@ -148,8 +242,8 @@ export class StepRegistry {
       steps.push({ ...common, stepId: 'batch', name: 'batch', startTime: view.startTime, timeLimit: INFINITE, nodes: view.batchHost, nodeCount: 1, ntasks: 1, cpus: 0 });
     }
     const own = [...this.entries.values()].filter((e) => e.start.jobId === view.jobId).sort((a, b) => a.start.stepId - b.start.stepId);
-    for (const { start, startTime } of own) {
-      const { name, nodes, nodeCount, ntasks, cpus, timeLimit, dist, host, pid } = start;
+    for (const { start, startTime, nodes, nodeCount, cpus } of own) {
+      const { name, ntasks, timeLimit, dist, host, pid } = start;
       steps.push({ ...common, stepId: start.stepId, name, startTime, timeLimit, nodes, nodeCount, ntasks, cpus, dist, host, pid });
     }
     return steps;
@@ -168,6 +262,8 @@ export class StepRegistry {
     this.entries.delete(key);
     if (entry) this.finish(entry, false);
     entry?.deliver?.({});
+    // The CPUs it held may be what a waiting step needs.
+    if (entry?.held) this.waiting.splice(0).forEach((wake) => wake());
   }
 }
 

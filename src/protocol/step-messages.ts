@@ -21,10 +21,35 @@ export const StepStartSchema = v.strictObject({
   dist: text(64),
   host: text(1024),
   pid,
+  /**
+   * What the step asks of the job's CPUs (step-resources.ts), for the controller to place it:
+   * its answer replaces `nodes` and `cpus` above, tsrun's own guess.
+   */
+  ask: v.optional(
+    v.strictObject({
+      cpusPerTask: count(1),
+      exact: v.boolean(),
+      overlap: v.boolean(),
+      overcommit: v.boolean(),
+      /** -N */
+      nodeCount: v.optional(count(1)),
+      /** -w (a hostlist) */
+      nodelist: v.optional(text(64 * 1024)),
+    }),
+  ),
+  /** Wait for the CPUs other steps hold, rather than answer `busy`. */
+  wait: v.optional(v.boolean()),
 });
 
 /** What a tsrun tells the controller of its step. */
 export type StepStart = v.InferOutput<typeof StepStartSchema>;
+
+/** The answer to `step-start`: where the step runs and the CPUs it holds on each node, or `busy`. */
+export interface StepGrant {
+  nodes?: string;
+  cpus?: number[];
+  busy?: boolean;
+}
 
 export const StepRefSchema = v.strictObject({ jobId, stepId });
 

@@ -33,7 +33,7 @@ export async function resolveAllocation(
   // --jobid: a step in that job, as if tsrun ran inside it (its variables reach the tasks).
   if (req.jobId !== undefined) await enterJob(req.jobId, target, log);
   const enclosing = process.env.SLURM_JOB_ID ?? process.env.SLURM_JOBID;
-  if (enclosing !== undefined && enclosing !== '') return stepOfEnclosingJob(req, enclosing, stateDir, target);
+  if (enclosing !== undefined && enclosing !== '') return stepOfEnclosingJob(req, enclosing, stateDir, target, log);
 
   // With a controller running on this state directory, the job is its (and waits for the nodes
   // its jobs hold); without one, the embedded select plugin allocates as before. Only the
@@ -106,7 +106,7 @@ async function enterJob(jobId: number, target: CtldTarget | undefined, log: Logg
   });
 }
 
-async function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir: string, target: CtldTarget | undefined): Promise<StepAllocation> {
+async function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir: string, target: CtldTarget | undefined, log: Logger): Promise<StepAllocation> {
   const jobId = Number.parseInt(jobIdText, 10);
   const nodelist = process.env.SLURM_JOB_NODELIST ?? process.env.SLURM_NODELIST;
   if (!Number.isSafeInteger(jobId) || !nodelist) {
@@ -114,6 +114,11 @@ async function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir:
   }
   const jobNodes = expandHostlist(nodelist);
   const jobCpus = expandCounts(process.env.SLURM_JOB_CPUS_PER_NODE ?? jobNodes.map(() => 1).join(','));
+  // srun trims -N (often SLURM_NNODES, inherited from the job) to the task count (observed).
+  if (req.ntasks !== undefined && req.minNodes !== undefined && req.ntasks < req.minNodes) {
+    log.info(`Warning: can't run ${req.ntasks} processes on ${req.minNodes} nodes, setting nnodes to ${req.ntasks}`);
+    req = { ...req, minNodes: req.ntasks };
+  }
   const chosen = chooseStepNodes(req, jobNodes, jobCpus, jobId);
   const step: StepAllocation = {
     jobId,
@@ -123,6 +128,7 @@ async function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir:
     nodeNames: chosen.map((i) => jobNodes[i]!),
     cpusPerNode: chosen.map((i) => jobCpus[i] ?? 1),
     gpusPerNode: chosen.map(() => []),
+    job: { nodeNames: jobNodes, cpusPerNode: jobCpus },
     timeLimit: INFINITE,
     ownJob: false,
     release: async () => {},
@@ -145,8 +151,20 @@ async function stepOfEnclosingJob(req: StepRequest, jobIdText: string, stateDir:
     dist: distWord(req),
     host: os.hostname().split('.')[0]!,
     pid: process.pid,
-  });
-  return registered ? { ...step, ...registered, controller: target } : step;
+    ask: {
+      cpusPerTask: req.cpusPerTask,
+      exact: req.exact,
+      overlap: req.overlap,
+      overcommit: req.overcommit,
+      ...(req.minNodes !== undefined && { nodeCount: req.minNodes }),
+      ...(req.nodelist !== undefined && { nodelist: req.nodelist }),
+    },
+  }, log);
+  if (!registered) return step;
+  const { grant, ...control } = registered;
+  // Where the controller placed the step, and the CPUs it holds there (SLURM_CPUS_ON_NODE).
+  const placed = grant.nodes !== undefined && grant.cpus !== undefined ? { nodeNames: expandHostlist(grant.nodes), cpusPerNode: grant.cpus } : {};
+  return { ...step, ...placed, ...control, controller: target };
 }
 
 /** scontrol's Dist= for a step: Cyclic unless -m chose otherwise (observed on Slurm 22.05). */

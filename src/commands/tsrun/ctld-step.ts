@@ -2,25 +2,41 @@
 // slurmctld): registered over a connection held while the step runs, so `tscontrol show
 // steps` and `tsqueue -s` list it and `tscancel N.S` reaches it; its end is reported, and a
 // lost connection ends it on the controller's side. A controller that does not answer or does
-// not know the job leaves the step to run unregistered, as before.
+// not know the job leaves the step to run unregistered, as before. The controller places the
+// step among the job's others (--exact, --overlap): when they hold what it needs, srun's
+// "step creation temporarily disabled" line, a wait, then "Step created"; a step the job can
+// never hold is refused with srun's error.
 import { constants } from 'node:os';
-import { CtldClient, type CtldTarget } from '../../client/ctld-client.js';
+import { ControllerError, CtldClient, type CtldTarget } from '../../client/ctld-client.js';
+import type { Logger } from '../../core/log.js';
 import type { StepOrder, StepStart } from '../../ctld/step-registry.js';
+import type { StepGrant } from '../../protocol/step-messages.js';
 import type { StepAllocation, StepControl } from './step-allocation.js';
 
-export type RegisteredStep = Pick<StepAllocation, 'control' | 'release'>;
+export type RegisteredStep = Pick<StepAllocation, 'control' | 'release'> & { grant: StepGrant };
 
-export async function registerStep(target: CtldTarget, start: StepStart): Promise<RegisteredStep | undefined> {
+// The controller's refusals of a step that can never run; anything else leaves it unregistered.
+const STEP_REFUSALS = new Set(['ESLURM_TOO_MANY_REQUESTED_CPUS', 'ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE']);
+
+export async function registerStep(target: CtldTarget, start: StepStart, log: Logger): Promise<RegisteredStep | undefined> {
   let client: CtldClient;
   try {
     client = await CtldClient.open(target);
   } catch {
     return undefined;
   }
+  let grant: StepGrant;
   try {
-    await client.call('step-start', start);
-  } catch {
+    grant = await client.call<StepGrant>('step-start', start);
+    if (grant.busy) {
+      log.info(`Job ${start.jobId} step creation temporarily disabled, retrying (Requested nodes are busy)`);
+      grant = await client.call<StepGrant>('step-start', { ...start, wait: true });
+      if (grant.busy) throw new Error('the controller gave up the step');
+      log.info(`Step created for job ${start.jobId}`);
+    }
+  } catch (error) {
     client.close();
+    if (error instanceof ControllerError && error.code !== undefined && STEP_REFUSALS.has(error.code)) throw error;
     return undefined;
   }
   const { jobId, stepId } = start;
@@ -40,6 +56,7 @@ export async function registerStep(target: CtldTarget, start: StepStart): Promis
     }
   })();
   return {
+    grant,
     control: (handlers) => {
       control = handlers;
       early.splice(0).forEach(carryOut);

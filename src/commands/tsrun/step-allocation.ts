@@ -7,9 +7,11 @@ export interface StepAllocation {
   stepId: number;
   jobName: string;
   partition: string;
-  /** The job's nodes, in node-table order, and its CPUs on each. */
+  /** The step's nodes, in node-table order, and the CPUs it may use on each. */
   nodeNames: string[];
   cpusPerNode: number[];
+  /** A step of an enclosing job: the whole job's nodes and CPUs (SLURM_JOB_NODELIST, ...). */
+  job?: { nodeNames: string[]; cpusPerNode: number[] };
   /** GPU indices per node (empty when none were allocated). */
   gpusPerNode: number[][];
   /** Minutes, or INFINITE. */
