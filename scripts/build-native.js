@@ -21,10 +21,11 @@ function run(cmd, args) {
  */
 export function buildNative(root) {
   const cc = process.env.CC || ['cc', 'gcc', 'clang'].find((c) => run(c, ['--version']) !== undefined);
-  if (!cc) return 'native: no C compiler found, task exec and mpi/pmix helpers not built';
+  if (!cc) return 'native: no C compiler found, task exec, pty and mpi/pmix helpers not built';
   const taskNote = buildTaskExec(cc, root);
   const pmixNote = buildPmixServer(cc, root);
-  return [taskNote, pmixNote].filter(Boolean).join('\n') || undefined;
+  const ptyNote = buildPty(cc, root);
+  return [taskNote, pmixNote, ptyNote].filter(Boolean).join('\n') || undefined;
 }
 
 // The helper that puts a task's own pid into SLURM_TASK_PID at slurmstepd's position (plain C,
@@ -53,6 +54,20 @@ function buildPmixServer(cc, root) {
     });
   } catch {
     return `native: ${cc} failed on ${path.relative(root, source)}, mpi/pmix helper not built`;
+  }
+  return undefined;
+}
+
+// The helper that runs task 0 of an `srun --pty` step on a pseudo-terminal (openpty, plain C
+// and libutil): without it tsrun refuses --pty and says why.
+function buildPty(cc, root) {
+  const out = path.join(root, 'dist', 'native');
+  mkdirSync(out, { recursive: true });
+  const source = path.join(root, 'native', 'pty', 'tspty.c');
+  try {
+    execFileSync(cc, ['-O2', '-Wall', '-o', path.join(out, 'tspty'), source, '-lutil'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  } catch {
+    return `native: ${cc} failed on ${path.relative(root, source)}, pty helper not built (tsrun --pty unavailable)`;
   }
   return undefined;
 }

@@ -90,6 +90,8 @@ export const StepFactsSchema = v.strictObject({
   workingCluster: v.optional(v.string()),
   /** tsrun's port the nodes reach it on (SLURM_SRUN_COMM_PORT), with launchNodeAddr; 0: none. */
   srunPort: v.optional(int(0, 65535)),
+  /** srun --pty: task 0 runs on a terminal of this size (SLURM_PTY_WIN_ROW, SLURM_PTY_WIN_COL). */
+  pty: v.optional(v.strictObject({ rows: int(1, 65535), cols: int(1, 65535) })),
 });
 
 /** Which tasks read tsrun's stdin, or the file each task of a node reads (local-id order). */

@@ -10,6 +10,7 @@ import type { ProctrackOrphanPlan } from '../plugin-api/proctrack.js';
 import type { NodeLaunchSpec } from './launch-spec.js';
 import { finishTaskEnv, nodeEnv, taskEnv } from './task-env.js';
 import { startingWithTaskPid } from './task-pid.js';
+import { onPty } from './pty-helper.js';
 import { stepEnvOver } from './step-env.js';
 import { signalTaskGroup, spawnTask, type SpawnArgv, type SpawnedTask, type TaskOutcome } from './spawn-task.js';
 import { StepContainer, type StepdPlugins } from './step-container.js';
@@ -126,7 +127,9 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       const launch = await mpi.stepdTask(taskInfo, stepEnvOver(envForTask));
       const stdinKind = spec.stdin === 'none' ? 'ignore' : 'pipe';
       finishTaskEnv(envForTask);
-      const program = startingWithTaskPid([...(spec.argv[localId] ?? spec.argv[0]!)], envForTask, cwd, spec.runAs);
+      const started = startingWithTaskPid([...(spec.argv[localId] ?? spec.argv[0]!)], envForTask, cwd, spec.runAs);
+      // srun --pty: task 0 on a pseudo-terminal, through the pty helper (tsrun checked it is built).
+      const program = step.pty && taskId === 0 ? onPty(step.pty, started) : started;
       // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.
       const joined: ContainerTask = { argv: spec.runAs ? argvAsUser(spec.runAs, program) : [...program], env: stepEnvOver(envForTask), cwd };
       const { containerWrapped } = await container.join(joined);

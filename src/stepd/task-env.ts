@@ -63,6 +63,12 @@ export function nodeEnv(spec: NodeLaunchSpec): string[] {
     set('SLURM_SRUN_COMM_PORT', step.srunPort);
     set('SLURM_SRUN_COMM_HOST', step.launchNodeAddr);
   }
+  if (step.pty) {
+    // srun's pty port: the terminal's I/O goes through tsrun's task I/O, so no port of its own.
+    set('SLURM_PTY_PORT', step.srunPort ?? 0);
+    set('SLURM_PTY_WIN_COL', step.pty.cols);
+    set('SLURM_PTY_WIN_ROW', step.pty.rows);
+  }
   set('SLURM_TOPOLOGY_ADDR', nodeName);
   set('SLURM_TOPOLOGY_ADDR_PATTERN', 'node');
   set('SLURM_CPUS_ON_NODE', spec.cpusOnNode);

@@ -1,12 +1,14 @@
 // srun's step options that change how a step ends, as srun 22.05 does them (observed,
 // /work/ref/steps-wait.txt and steps-quit-on-interrupt.txt): -W/--wait=SEC kills the tasks
 // still running SEC seconds after the first one ended (the step's status, the signal line,
-// "Killed", 137); --quit-on-interrupt makes a single Ctrl-C end the step (130).
+// "Killed", 137); --quit-on-interrupt makes a single Ctrl-C end the step (130); --pty runs
+// task 0 on a pseudo-terminal and silences the others (steps-pty.txt).
 import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runBin, startBin } from '../helpers/run-bin.js';
+import { execa } from 'execa';
+import { repoRoot, runBin, startBin } from '../helpers/run-bin.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const stamp = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d';
@@ -68,5 +70,31 @@ describe('--quit-on-interrupt', () => {
           `tsstepd-node1: error: \\*\\*\\* STEP 1\\.0 ON node1 CANCELLED AT ${stamp} \\*\\*\\*\\n$`,
       ),
     );
+  });
+});
+
+describe('--pty', () => {
+  const tsrun = `${process.execPath} ${path.join(repoRoot, 'bin', 'tsrun.js')}`;
+
+  it('runs task 0 on a terminal of tsrun\'s size; the other tasks are not heard (under script(1))', async () => {
+    const task = 'test -t 1 && o=out; echo t$SLURM_PROCID $(test -t 0 && echo in) $o $(stty size) $SLURM_PTY_WIN_ROW $SLURM_PTY_WIN_COL; echo err >&2; exit 3';
+    const inner = `stty rows 30 cols 100; ${tsrun} --pty -n2 sh -c '${task}'`;
+    const r = await execa('script', ['-qec', inner, '/dev/null'], { reject: false, env: { ...process.env, NO_COLOR: '1', TSLURM_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'tslurm-pty-')) }, timeout: 60_000 });
+    // The task's terminal ends its lines with CR LF, and so does script's.
+    const lines = String(r.stdout).split('\n').map((line) => line.replace(/[\r\0]/g, ''));
+    expect(lines).toContain('t0 in out 30 100 30 100');
+    expect(lines).toContain('err');
+    expect(lines.filter((line) => line.startsWith('t1'))).toEqual([]);
+    expect(lines).toContain('tsrun: error: node1: tasks 0-1: Exited with exit code 3');
+    expect(r.exitCode).toBe(3);
+  });
+
+  it('without a terminal says so in srun\'s two lines and runs the step as usual (drop-in srun)', async () => {
+    const r = await runBin('slurm-name', ['srun', '--pty', '-n2', 'sh', '-c', 'test -t 1 || echo t$SLURM_PROCID no terminal']);
+    expect(r).toEqual({
+      exitCode: 0,
+      stdout: expect.stringMatching(/^(t0 no terminal\nt1 no terminal\n|t1 no terminal\nt0 no terminal\n)$/),
+      stderr: 'srun: error: ioctl(TIOCGWINSZ): Inappropriate ioctl for device\nsrun: error: Not using a pseudo-terminal, disregarding --pty option\n',
+    });
   });
 });

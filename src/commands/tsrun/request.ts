@@ -32,6 +32,8 @@ export interface StepRequest {
   prolog: string | undefined;
   epilog: string | undefined;
   quitOnInterrupt: boolean;
+  /** --pty: task 0 runs on a pseudo-terminal. */
+  pty: boolean;
   openMode: 'append' | 'truncate' | undefined;
   /** --propagate: the rlimits the tasks take from tsrun (undefined: all, as PropagateResourceLimits=ALL). */
   propagate: string[] | undefined;
@@ -150,6 +152,7 @@ export function buildStepRequest(raw: RawTsrunOptions, command: string[]): StepR
     prolog: noneAsUndefined(raw.prolog),
     epilog: noneAsUndefined(raw.epilog),
     quitOnInterrupt: raw.quitOnInterrupt === true,
+    pty: raw.pty === true,
     openMode: raw.openMode === undefined ? undefined : parseOpenMode(String(raw.openMode)),
     propagate: raw.propagate === undefined ? undefined : parsePropagate(raw.propagate === true ? 'ALL' : String(raw.propagate)),
     noAllocate: raw.noAllocate === true,

@@ -21,6 +21,7 @@ import type { StepdPlugins } from '../../stepd/step-container.js';
 import { stepEnvOver } from '../../stepd/step-env.js';
 import type { StepFacts } from '../../stepd/launch-spec.js';
 import { exportedEnv } from './export-env.js';
+import { ptyHelper } from '../../stepd/pty-helper.js';
 import { cpuBindEnv } from './step-options.js';
 import { runSrunEpilog, runSrunProlog } from './srun-prolog.js';
 import { envArrayOverwrite } from '../../core/env-array.js';
@@ -40,7 +41,8 @@ export interface RunContext {
   quiet: boolean;
 }
 
-export async function runStep(req: StepRequest, ctx: RunContext): Promise<number> {
+export async function runStep(given: StepRequest, ctx: RunContext): Promise<number> {
+  let req = given;
   const log = createLogger(ctx.bin, levelFromVerbosity(ctx.verbose, ctx.quiet));
   const config = await loadCluster({ file: ctx.cluster });
   const registry = createPluginRegistry(config, log);
@@ -57,8 +59,12 @@ export async function runStep(req: StepRequest, ctx: RunContext): Promise<number
         container: new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs),
         proctrack: await loadProctrack(registry, config.plugins),
       };
+      const pty = req.pty ? terminalSize(log) : undefined;
+      // srun --pty: only task 0 is heard, and it alone reads the terminal (srun(1)).
+      if (pty) req = { ...req, output: req.output ?? '0', error: req.error ?? '0', input: req.input ?? '0', unbuffered: true };
       const layout = layoutFor(req, alloc);
       const facts = stepFacts(req, alloc, layout, mpi, config);
+      if (pty) facts.pty = pty;
       const ids = { jobId: alloc.jobId, stepId: alloc.stepId };
       try {
         if (req.prolog !== undefined && !runSrunProlog(req.prolog, ids, log)) return 1;
@@ -78,6 +84,22 @@ export async function runStep(req: StepRequest, ctx: RunContext): Promise<number
   } finally {
     await registry.finiAll();
   }
+}
+
+/**
+ * The terminal task 0 of a --pty step gets: tsrun's own size. Without a terminal on stdout srun
+ * says so in two lines and runs the step without one (observed); without the helper, no pty.
+ */
+function terminalSize(log: Logger): { rows: number; cols: number } | undefined {
+  if (!process.stdout.isTTY) {
+    log.error('ioctl(TIOCGWINSZ): Inappropriate ioctl for device');
+    log.error('Not using a pseudo-terminal, disregarding --pty option');
+    return undefined;
+  }
+  if (ptyHelper() === undefined) {
+    throw new UserError('--pty needs the pty helper dist/native/tspty, which was not built (no C compiler when tslurm was built)');
+  }
+  return { rows: process.stdout.rows || 24, cols: process.stdout.columns || 80 };
 }
 
 /** --mpi=TYPE (or the cluster's mpi_default); an unknown type gets srun's message. */
@@ -195,10 +217,15 @@ async function runWithMpi(
   );
   let failure: unknown;
   let status: StepResult = { exitCode: 0, waitStatus: 0 };
+  // --pty: keys go to the task's terminal as typed (Ctrl-C too), as srun sets its own raw.
+  const raw = facts.pty !== undefined && process.stdin.isTTY;
+  if (raw) process.stdin.setRawMode(true);
   try {
     status = await launchStep({ req, alloc, layout, facts, env, plugins, log, abort, killWaitSeconds: killWaitSeconds(config), ...(remote && { remote }) });
   } catch (error) {
     failure = error;
+  } finally {
+    if (raw) process.stdin.setRawMode(false);
   }
   // p_mpi_hook_client_fini runs after every task ended, also after a failure.
   try {
