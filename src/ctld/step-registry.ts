@@ -63,6 +63,8 @@ interface Entry {
 }
 
 const now = (): number => Math.floor(Date.now() / 1000);
+/** How often a waiting step looks again without a step having ended (its job may have). */
+const RECHECK_MS = 2000;
 const keyOf = (jobId: number, stepId: number): string => `${jobId}.${stepId}`;
 
 export class StepRegistry {
@@ -84,13 +86,15 @@ export class StepRegistry {
   async start(body: StepStart, connection: RpcConnection): Promise<StepGrant> {
     let closed = false;
     connection.onClose(() => (closed = true));
-    for (;;) {
-      const placed = await this.serially(() => this.place(body, connection));
+    for (let waited = false; ; waited = true) {
+      const placed = await this.serially(() => this.place(body, connection, waited));
       if (placed !== 'busy') return placed;
       if (!body.wait || closed) return { busy: true };
+      // A job that ends has no step ending to wake its waiters: they look again now and then.
       await new Promise<void>((resolve) => {
         this.waiting.push(resolve);
         connection.onClose(resolve);
+        setTimeout(resolve, RECHECK_MS).unref();
       });
       if (closed) return { busy: true };
     }
@@ -102,9 +106,11 @@ export class StepRegistry {
     return next;
   }
 
-  private async place(body: StepStart, connection: RpcConnection): Promise<StepGrant | 'busy'> {
+  private async place(body: StepStart, connection: RpcConnection, waited: boolean): Promise<StepGrant | 'busy'> {
     this.prune();
     const job = this.ctl.jobs.get(body.jobId);
+    // A job that ended while its step waited: srun's refusal (tsrun then runs nothing).
+    if (waited && (!job || isFinished(job.record.job_state))) throw UserError.fromErrno('ESLURM_ALREADY_DONE', `Unable to create step for job ${body.jobId}`);
     if (!job || isFinished(job.record.job_state)) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
     const res = job.record.job_resrcs;
     let held: Entry['held'];

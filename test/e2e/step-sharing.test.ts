@@ -65,7 +65,7 @@ describe('steps sharing an allocation', () => {
     expect(shown).not.toContain(`StepId=${id}.4 `);
     const never = `tsrun: error: Unable to create step for job ${id}: More processors requested than permitted\nrc=1\n`;
     expect(ctl.read('never.err')).toBe(never + never);
-  });
+  }, 120_000);
 
   it('places parallel steps on the nodes no step uses, in the job\'s order; --exact steps side by side (drop-in srun)', async () => {
     const srun = `${node} ${path.join(repoRoot, 'bin', 'slurm-name.js')} srun`;
@@ -90,5 +90,26 @@ describe('steps sharing an allocation', () => {
     expect(ctl.read('overlap.txt')).toBe('node1 3\n');
     expect(ctl.read('exact.txt')).toBe('node1 1 node[1-2]\nnode2 1 node[1-2]\n');
     expect(ctl.read('exact.err')).toBe('');
-  });
+  }, 120_000);
+
+  it('refuses a waiting step once its job is cancelled, as srun does (1)', async () => {
+    const srun = bin('tsrun');
+    const script = [
+      waitFile,
+      waitText,
+      `${srun} -n1 sh -c 'touch held; sleep 60' 2> /dev/null & held=$!`,
+      'w held',
+      `${srun} -n1 true 2> late.err & late=$!`,
+      "wt late.err 'temporarily disabled'",
+      `${bin('tscancel')} $SLURM_JOB_ID`,
+      'wait $late; echo "rc=$?" >> late.err',
+      'kill $held; wait',
+    ].join('\n');
+    const result = await ctl.run('tsalloc', ['-n1', 'sh', '-c', script], { timeout: 120_000 });
+    const id = /Granted job allocation (\d+)/.exec(result.stderr)![1]!;
+    expect(ctl.read('late.err')).toBe(
+      `tsrun: Job ${id} step creation temporarily disabled, retrying (Requested nodes are busy)\n` +
+        `tsrun: error: Unable to create step for job ${id}: Job/step already completing or completed\nrc=1\n`,
+    );
+  }, 120_000);
 });

@@ -16,7 +16,7 @@ import type { StepAllocation, StepControl } from './step-allocation.js';
 export type RegisteredStep = Pick<StepAllocation, 'control' | 'release'> & { grant: StepGrant };
 
 // The controller's refusals of a step that can never run; anything else leaves it unregistered.
-const STEP_REFUSALS = new Set(['ESLURM_TOO_MANY_REQUESTED_CPUS', 'ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE']);
+const STEP_REFUSALS = new Set(['ESLURM_TOO_MANY_REQUESTED_CPUS', 'ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE', 'ESLURM_ALREADY_DONE']);
 
 export async function registerStep(target: CtldTarget, start: StepStart, log: Logger): Promise<RegisteredStep | undefined> {
   let client: CtldClient;
