@@ -89,6 +89,17 @@ describe('--pty', () => {
     expect(r.exitCode).toBe(3);
   });
 
+  it('passes a Ctrl-C typed at tsrun\'s terminal to the task, as a key of its own terminal (130)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-pty-'));
+    // The key is typed once the task runs (tsrun's terminal is raw by then).
+    const feed = `until [ -f ${dir}/started ]; do sleep 0.1; done; printf '\\003'; sleep 10`;
+    const inner = `${tsrun} --pty -n1 sh -c 'touch ${dir}/started; exec sleep 60'; echo rc=\\$?`;
+    const r = await execa('sh', ['-c', `(${feed}) | script -qec "${inner}" /dev/null`], { reject: false, env: { ...process.env, NO_COLOR: '1', TSLURM_STATE_DIR: dir }, timeout: 60_000 });
+    const lines = String(r.stdout).split('\n').map((line) => line.replace(/[\r\0]/g, ''));
+    expect(lines).toContain('^Ctsrun: error: node1: task 0: Interrupt');
+    expect(lines).toContain('rc=130');
+  });
+
   it('without a terminal says so in srun\'s two lines and runs the step as usual (drop-in srun)', async () => {
     const r = await runBin('slurm-name', ['srun', '--pty', '-n2', 'sh', '-c', 'test -t 1 || echo t$SLURM_PROCID no terminal']);
     expect(r).toEqual({
