@@ -12,6 +12,10 @@
  * the terminal reaches the same group. The helper ignores the signals it forwards that way
  * and lives until PROGRAM has ended; killed outright, it closes the terminal, which hangs up
  * PROGRAM.
+ *
+ * Input: tsrun escapes its stdin for this helper (src/commands/tsrun/pty-input.ts): a 0xFF byte
+ * comes as 0xFF 0xFF, and 0xFF 'W' ROWS COLS (two bytes each, big-endian) is a new window size
+ * for the terminal, as srun passes its SIGWINCH on to slurmstepd.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,6 +45,39 @@ static int write_all(int fd, const char *buf, ssize_t len) {
     len -= n;
   }
   return 0;
+}
+
+/* tsrun's input to the terminal: unescaped bytes, and window sizes applied (see above). */
+static int relay_input(int from, int master) {
+  static int state = 0; /* 0: data, 1: after 0xFF, 2..5: collecting a size */
+  static unsigned char size[4];
+  unsigned char buf[8192], out[8192];
+  ssize_t n = read(from, buf, sizeof buf);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return 1;
+  if (n <= 0) return 0;
+  ssize_t k = 0;
+  for (ssize_t i = 0; i < n; i++) {
+    unsigned char c = buf[i];
+    if (state == 0) {
+      if (c == 0xff) state = 1;
+      else out[k++] = c;
+    } else if (state == 1) {
+      if (c == 'W') state = 2;
+      else {
+        out[k++] = c;
+        state = 0;
+      }
+    } else {
+      size[state - 2] = c;
+      if (++state == 6) {
+        struct winsize ws = {.ws_row = (unsigned short)(size[0] << 8 | size[1]), .ws_col = (unsigned short)(size[2] << 8 | size[3])};
+        ioctl(master, TIOCSWINSZ, &ws);
+        state = 0;
+      }
+    }
+  }
+  write_all(master, (const char *)out, k);
+  return 1;
 }
 
 /* Copies what is readable on `from` to `to`; 0 at end of input or error, else 1. */
@@ -116,7 +153,7 @@ int main(int argc, char **argv) {
       if (!relay(master, 1)) break; /* EIO: no process holds the terminal any more */
     }
     if (n > 0 && in_open && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-      if (!relay(0, master)) {
+      if (!relay_input(0, master)) {
         in_open = 0;
         /* End of input: the terminal's end-of-file key, as a user would type it. */
         struct termios term;

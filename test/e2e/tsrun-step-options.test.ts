@@ -100,6 +100,18 @@ describe('--pty', () => {
     expect(lines).toContain('rc=130');
   });
 
+  it('passes a change of tsrun\'s window size on to the task\'s terminal, and bytes 0xFF through', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-pty-'));
+    // Once the task runs: its input (with a 0xFF byte), then tsrun's terminal resized.
+    const feed = `until [ -f ${dir}/started ]; do sleep 0.1; done; printf 'x\\377y\\n'; until [ -f ${dir}/read ]; do sleep 0.1; done; stty -F $(cat ${dir}/outer) rows 40 cols 120; sleep 10`;
+    const task = `trap \\"stty size > ${dir}/size; exit 0\\" WINCH; touch ${dir}/started; head -n1 | od -An -tx1 > ${dir}/bytes; touch ${dir}/read; while :; do sleep 0.2; done`;
+    const inner = `tty > ${dir}/outer; ${tsrun} --pty -n1 sh -c '${task}'; echo rc=\\$?`;
+    const r = await execa('sh', ['-c', `(${feed}) | script -qec "${inner}" /dev/null`], { reject: false, env: { ...process.env, NO_COLOR: '1', TSLURM_STATE_DIR: dir }, timeout: 60_000 });
+    expect(String(r.stdout).replace(/[\r\0]/g, '')).toContain('rc=0');
+    expect(readFileSync(path.join(dir, 'bytes'), 'utf8').trim()).toBe('78 ff 79 0a');
+    expect(readFileSync(path.join(dir, 'size'), 'utf8')).toBe('40 120\n');
+  });
+
   it('without a terminal says so in srun\'s two lines and runs the step as usual (drop-in srun)', async () => {
     const r = await runBin('slurm-name', ['srun', '--pty', '-n2', 'sh', '-c', 'test -t 1 || echo t$SLURM_PROCID no terminal']);
     expect(r).toEqual({

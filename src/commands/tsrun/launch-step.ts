@@ -126,6 +126,7 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
     }
     const stopStdin = forwardStdin(
       nodes.flatMap((node) => layout.nodeOfTask.flatMap((_, taskId) => node.stdin(taskId) ?? [])),
+      facts.pty !== undefined,
     );
     const finals = (await Promise.all(nodes.map((node) => node.done))).flat();
     stopStdin();

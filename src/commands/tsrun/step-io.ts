@@ -3,6 +3,7 @@
 import type { Writable } from 'node:stream';
 import type { NodeIoSink } from '../../stepd/launch-node.js';
 import { labelPrefix, TaskOutputLabeller } from '../../core/label.js';
+import { escapePtyInput, ptyResizeFrame } from './pty-input.js';
 
 export interface StepIoOptions {
   ntasks: number;
@@ -64,19 +65,26 @@ export class StepOutput {
   }
 }
 
-/** Copies tsrun's stdin to every task that reads it; their stdin ends when tsrun's does. */
-export function forwardStdin(targets: readonly Writable[]): () => void {
+/**
+ * Copies tsrun's stdin to every task that reads it; their stdin ends when tsrun's does. `pty`:
+ * the one target is a --pty task's helper, which also hears of window size changes.
+ */
+export function forwardStdin(targets: readonly Writable[], pty = false): () => void {
   if (targets.length === 0) return () => {};
   const stdin = process.stdin;
-  const onData = (chunk: Buffer): void => {
+  const send = (chunk: Buffer): void => {
     for (const target of targets) if (!target.destroyed) target.write(chunk);
   };
+  const onData = (chunk: Buffer): void => send(pty ? escapePtyInput(chunk) : chunk);
+  const onResize = (): void => send(ptyResizeFrame(process.stdout.rows || 24, process.stdout.columns || 80));
+  if (pty) process.on('SIGWINCH', onResize);
   const onEnd = (): void => {
     for (const target of targets) target.end();
   };
   stdin.on('data', onData);
   stdin.once('end', onEnd);
   return () => {
+    process.off('SIGWINCH', onResize);
     stdin.off('data', onData);
     stdin.off('end', onEnd);
     // Without this a terminal stdin would keep tsrun alive after the step ended.
