@@ -1,5 +1,6 @@
 // Builds the native helpers into dist/native/ when their toolchain is present: the task exec
-// helper (native/task-exec, see stepd/task-pid.ts) and the PMIx
+// helper (native/task-exec, see stepd/task-pid.ts), the step guard (native/step-guard, see
+// stepd/reaper.ts; without it the Node reaper is used) and the PMIx
 // server helper of mpi/pmix (native/pmix-server), which needs libpmix-dev (found through
 // pkg-config) and a C compiler. Anything missing is not a build failure: the helper is simply
 // not built, and `tsrun --mpi=pmix` says so.
@@ -21,11 +22,24 @@ function run(cmd, args) {
  */
 export function buildNative(root) {
   const cc = process.env.CC || ['cc', 'gcc', 'clang'].find((c) => run(c, ['--version']) !== undefined);
-  if (!cc) return 'native: no C compiler found, task exec, pty and mpi/pmix helpers not built';
+  if (!cc) return 'native: no C compiler found, task exec, step guard, pty and mpi/pmix helpers not built';
   const taskNote = buildTaskExec(cc, root);
+  const guardNote = buildPlain(cc, root, 'step-guard/tsstep_guard.c', 'tsstep_guard', 'step guard not built (the Node reaper guards steps)');
   const pmixNote = buildPmixServer(cc, root);
   const ptyNote = buildPty(cc, root);
-  return [taskNote, pmixNote, ptyNote].filter(Boolean).join('\n') || undefined;
+  return [taskNote, guardNote, pmixNote, ptyNote].filter(Boolean).join('\n') || undefined;
+}
+
+// A helper in plain C with no library.
+function buildPlain(cc, root, source, name, missing) {
+  const out = path.join(root, 'dist', 'native');
+  mkdirSync(out, { recursive: true });
+  try {
+    execFileSync(cc, ['-O2', '-Wall', '-o', path.join(out, name), path.join(root, 'native', source)], { stdio: ['ignore', 'inherit', 'inherit'] });
+  } catch {
+    return `native: ${cc} failed on native/${source}, ${missing}`;
+  }
+  return undefined;
 }
 
 // The helper that puts a task's own pid into SLURM_TASK_PID at slurmstepd's position (plain C,

@@ -1,5 +1,6 @@
-// The reaper: a small process tsrun (and tsstepd) starts beside its tasks. The step daemon
-// records each task's process group ("+pgid", "-pgid" lines), each step container's cgroup
+// The Node reaper: a small process tsrun (and tsstepd) starts beside its tasks, when the native
+// step guard (native/step-guard/tsstep_guard.c, the same program in C) was not built. The step
+// daemon records each task's process group ("+pgid", "-pgid" lines), each step container's cgroup
 // ("+cgroup DIR") and environment mark ("+environ VAR=value"), and "done" at a normal end.
 // When the daemon dies in any way, even by SIGKILL, the reaper's stdin ends; if the file does
 // not say "done", everything still recorded is ended: SIGTERM, then after KillWait SIGKILL

@@ -1,8 +1,10 @@
-// tsrun's side of the reaper (reaper-main.ts): start it, record each task's process group and
+// tsrun's side of the reaper: start it, record each task's process group and
 // each step container's orphan plan (a cgroup, an environment mark) in a file with synchronous
 // writes (so a tsrun killed right after a spawn has already told it), and mark the file "done"
 // when the step ended normally. The reaper's stdin is only a lifeline: it ends when tsrun
-// ends, however it ends.
+// ends, however it ends. The reaper is the native step guard (native/step-guard), an exec
+// rather than a second Node start-up before the first task; reaper-main.ts is the same program
+// in Node, used when the guard was not built (no C compiler) or TSLURM_NODE_REAPER=1 asks.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, closeSync, constants, mkdtempSync, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,13 +23,13 @@ export interface Reaper {
 
 /** Starts the reaper; it lives in its own session so a Ctrl-C at the terminal leaves it alone. */
 export function startReaper(killWaitSeconds: number): Reaper {
-  const main = fileURLToPath(new URL('../stepd/reaper.js', import.meta.url));
   let child: ChildProcess | undefined;
   let fd: number | undefined;
   try {
     const registry = path.join(mkdtempSync(path.join(registryBase(), 'tslurm-reaper-')), 'groups');
     fd = openSync(registry, 'a', 0o600);
-    child = spawn(process.execPath, [main, String(killWaitSeconds), registry], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    const argv = [...reaperCommand(), String(killWaitSeconds), registry];
+    child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('error', () => {});
     child.stdin?.on('error', () => {});
     child.unref();
@@ -58,6 +60,27 @@ export function startReaper(killWaitSeconds: number): Reaper {
       child?.stdin?.end();
     },
   };
+}
+
+// Built code runs from dist/chunks/ (or dist/commands/); the sources (vitest) from src/stepd/.
+const guardCandidates = ['../native/tsstep_guard', '../../dist/native/tsstep_guard'];
+let command: string[] | undefined;
+
+/** The native step guard when it is built, else the Node reaper. */
+function reaperCommand(): string[] {
+  if (command) return command;
+  const guard = process.env.TSLURM_NODE_REAPER === '1' ? undefined : guardCandidates.map((c) => fileURLToPath(new URL(c, import.meta.url))).find(executable);
+  command = guard ? [guard] : [process.execPath, fileURLToPath(new URL('../stepd/reaper.js', import.meta.url))];
+  return command;
+}
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -5,10 +5,10 @@
 // margin even where a process escapes (proctrack/pgid), instead of waiting on its output.
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fixture, runBin, startBin } from '../helpers/run-bin.js';
+import { fixture, repoRoot, runBin, startBin } from '../helpers/run-bin.js';
 import { leftovers, liveWithMark } from '../helpers/proc-scan.js';
 import { testController } from '../helpers/controller.js';
 
@@ -99,7 +99,7 @@ describe.each(tracked)('nothing outlives the step under $name', ({ cluster, skip
     await ready(dir, 2);
     run.kill('SIGKILL');
     await run;
-    // The reaper is a Node process of its own: on a loaded machine it takes seconds to act.
+    // Generous: with the Node reaper (no compiler at build) a loaded machine takes seconds to act.
     expect(await leftovers(mark, KILL_WAIT * 1000 + 15_000)).toEqual([]);
   });
 
@@ -150,3 +150,56 @@ describe('proctrack/pgid: a setsid child escapes, as in Slurm, but tsrun does no
     expect(r).toMatchObject({ exitCode: 0, stdout: `${dir} done\n`, stderr: '' });
   });
 });
+
+// The guard is the native step guard (native/step-guard) when the build had a compiler: an
+// exec, not a second Node start-up before the first task; the Node reaper, the same program,
+// remains for a build without one (TSLURM_NODE_REAPER=1 chooses it here).
+const guardBuilt = existsSync(path.join(repoRoot, 'dist', 'native', 'tsstep_guard'));
+
+describe('the step guard', () => {
+  it.skipIf(!guardBuilt)('is the native helper beside tsrun, not a second Node process', async () => {
+    const { mark, dir, env } = setup();
+    const run = startBin('tsrun', [exported(mark), '-n1', ...task(dir)], { env });
+    try {
+      await ready(dir, 1);
+      expect(childrenOf(run.pid!).map(commandOf)).toEqual(expect.arrayContaining([expect.stringMatching(/\/dist\/native\/tsstep_guard \S+ \S+\/groups$/)]));
+      expect(childrenOf(run.pid!).map(commandOf).filter((c) => c.includes('reaper.js'))).toEqual([]);
+    } finally {
+      run.kill('SIGKILL');
+      await run;
+    }
+    expect(await leftovers(mark, KILL_WAIT * 1000 + 15_000)).toEqual([]);
+  });
+
+  it('the Node reaper still ends the tasks of a SIGKILLed tsrun when the native guard is not used', async () => {
+    const { mark, dir, env } = setup();
+    const run = startBin('tsrun', [exported(mark), '-n2', ...task(dir)], { env: { ...env, TSLURM_NODE_REAPER: '1' } });
+    await ready(dir, 2);
+    expect(childrenOf(run.pid!).map(commandOf)).toEqual(expect.arrayContaining([expect.stringMatching(/\/stepd\/reaper\.js /)]));
+    run.kill('SIGKILL');
+    await run;
+    expect(await leftovers(mark, KILL_WAIT * 1000 + 15_000)).toEqual([]);
+  });
+});
+
+function childrenOf(parent: number): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) found.push(Number(name));
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ').trim();
+  } catch {
+    return '';
+  }
+}
