@@ -37,3 +37,29 @@ export function printRatio(label, ms, floorLabel, floorMs, target) {
   console.log(`${label.padEnd(34)} ${ms.toFixed(1).padStart(8)} ms   ${floorLabel} ${floorMs.toFixed(1)} ms   ratio ${ratio.toFixed(2)}×${aim}`);
   return ratio;
 }
+
+/**
+ * Runs every command once per round, round after round (after one warm-up round), so all of
+ * them see the same machine load; returns each one's median wall time in ms, by label. A
+ * command that fails throws, unless it is marked `optional` (then its median is undefined).
+ */
+export function interleavedMedians(commands, runs, options = {}) {
+  const samples = new Map(commands.map((c) => [c.label, []]));
+  const failed = new Set();
+  for (let round = -1; round < runs; round++) {
+    for (const c of commands) {
+      if (failed.has(c.label)) continue;
+      try {
+        const start = process.hrtime.bigint();
+        const result = spawnSync(c.argv[0], c.argv.slice(1), { stdio: 'ignore', timeout: 60_000, ...options, ...c.options });
+        const took = Number(process.hrtime.bigint() - start) / 1e6;
+        if (result.status !== 0) throw new Error(`${c.argv.join(' ')} exited with ${result.status ?? result.signal}`);
+        if (round >= 0) samples.get(c.label).push(took);
+      } catch (error) {
+        if (!c.optional) throw error;
+        failed.add(c.label);
+      }
+    }
+  }
+  return new Map(commands.map((c) => [c.label, failed.has(c.label) ? undefined : medianMs(samples.get(c.label))]));
+}

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The tsbcast doorway: everything lives in dist/, loaded lazily through the one CLI boundary.
-import { runCli } from '../dist/cli/run-cli.js';
+// The tsbcast doorway: the command and the CLI boundary (src/cli/run-cli.ts) are one file,
+// dist/main/tsbcast.js, which starts faster than loading them as separate chunks.
+import { run } from '../dist/main/tsbcast.js';
 
-await runCli('tsbcast', () => import('../dist/commands/tsbcast.js'));
+await run('tsbcast');

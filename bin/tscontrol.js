@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The tscontrol doorway: everything lives in dist/, loaded lazily through the one CLI boundary.
-import { runCli } from '../dist/cli/run-cli.js';
+// The tscontrol doorway: the command and the CLI boundary (src/cli/run-cli.ts) are one file,
+// dist/main/tscontrol.js, which starts faster than loading them as separate chunks.
+import { run } from '../dist/main/tscontrol.js';
 
-await runCli('tscontrol', () => import('../dist/commands/tscontrol.js'));
+await run('tscontrol');

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The tsqueue doorway: everything lives in dist/, loaded lazily through the one CLI boundary.
-import { runCli } from '../dist/cli/run-cli.js';
+// The tsqueue doorway: the command and the CLI boundary (src/cli/run-cli.ts) are one file,
+// dist/main/tsqueue.js, which starts faster than loading them as separate chunks.
+import { run } from '../dist/main/tsqueue.js';
 
-await runCli('tsqueue', () => import('../dist/commands/tsqueue.js'));
+await run('tsqueue');
