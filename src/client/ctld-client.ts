@@ -144,8 +144,15 @@ export async function connectController(options: ConnectOptions): Promise<CtldCl
   const { startControllerOnDemand } = await import('./start-controller.js');
   const started = startControllerOnDemand({ stateDir: options.stateDir, clusterFile: options.clusterFile });
   const deadline = Date.now() + START_TIMEOUT_MS;
+  // The first try comes as soon as the controller says `ready` on its pipe; the poll covers one
+  // that does not say it (another command's controller serving us after a race).
+  let said: Promise<unknown> | undefined = started.said;
   for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
-    await new Promise((resolve) => setTimeout(resolve, delay));
+    let timer: NodeJS.Timeout | undefined;
+    const tick = new Promise((resolve) => (timer = setTimeout(resolve, delay)));
+    const first = await Promise.race(said ? [said.then(() => 'said'), tick] : [tick]);
+    clearTimeout(timer);
+    if (first === 'said') said = undefined;
     const outcome = started.outcome();
     if (outcome?.kind === 'failed') throw outcome.error;
     try {

@@ -15,6 +15,8 @@ import { REPORT_FD, ON_DEMAND_ENV, REPORT_FD_ENV } from '../core/start-report.js
 export interface StartWatch {
   /** `ready`, `raced`, or a refusal; undefined while it has said nothing. */
   outcome(): { kind: 'ready' | 'raced' } | { kind: 'failed'; error: UserError } | undefined;
+  /** Settles when the controller has said its line or exited: the command connects then, without a poll's delay. */
+  said: Promise<void>;
 }
 
 export interface StartRequest {
@@ -37,6 +39,8 @@ export function startControllerOnDemand(request: StartRequest): StartWatch {
   if (request.clusterFile !== undefined) args.push('--cluster', request.clusterFile);
   let said = '';
   let exitCode: number | null = null;
+  let settle!: () => void;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
   try {
     const child = spawn(process.execPath, args, {
       detached: true,
@@ -44,9 +48,15 @@ export function startControllerOnDemand(request: StartRequest): StartWatch {
       env: { ...process.env, TSLURM_STATE_DIR: request.stateDir, [REPORT_FD_ENV]: String(REPORT_FD), [ON_DEMAND_ENV]: '1' },
     });
     child.on('error', () => {});
-    child.once('exit', (code) => (exitCode = code ?? 1));
+    child.once('exit', (code) => {
+      exitCode = code ?? 1;
+      settle();
+    });
     const report = child.stdio[REPORT_FD] as NodeJS.ReadableStream & { destroy(): void; unref?(): void };
-    report.on('data', (chunk: Buffer) => (said += chunk.toString('utf8')));
+    report.on('data', (chunk: Buffer) => {
+      said += chunk.toString('utf8');
+      if (said.includes('\n')) settle();
+    });
     report.on('error', () => {});
     // Neither the pipe nor the child may keep this command alive once it has its answer.
     (report as { unref?: () => void }).unref?.();
@@ -55,6 +65,7 @@ export function startControllerOnDemand(request: StartRequest): StartWatch {
     closeSync(log);
   }
   return {
+    said: settled,
     outcome: () => {
       const line = said.split('\n')[0] ?? '';
       if (!said.includes('\n') && exitCode === null) return undefined;
