@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark in this directory, one after another.
 await import('./startup.js');
 await import('./tsrun.js');
+await import('./targets.js');
 await import('./mpi.js');
 await import('./tsbatch.js');
 await import('./tsqueue.js');

@@ -1,0 +1,166 @@
+// Issue 19's targets, each printed as a ratio against a floor measured in the same run:
+// `node -e 0`, a bare Node spawn loop (bench/spawn-floor.js), and real Slurm's commands when a
+// real Slurm answers here (`sinfo`; see /work/shared/real-slurm/setup.sh). The commands of one
+// table run interleaved, round after round, so all see the same machine load; medians.
+// Then the controller: its RSS idle and after a 1,000-task `--wrap=true` array, the array's
+// drain rate on one 8-CPU node, and one batch job's submit-to-running latency.
+// Prints measurements; never passes or fails. BENCH_RUNS, TSLURM_BENCH_ARRAY and
+// TSLURM_BENCH_SLURM_ARRAY (real Slurm's array, 100 by default: it drains at a few jobs/s)
+// change the counts.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { interleavedMedians, medianMs } from './lib.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.dirname(here);
+const node = process.execPath;
+const bin = (name) => path.join(root, 'bin', `${name}.js`);
+const runs = Number(process.env.BENCH_RUNS ?? 15);
+const arrayTasks = Number(process.env.TSLURM_BENCH_ARRAY ?? 1000);
+const slurmArrayTasks = Number(process.env.TSLURM_BENCH_SLURM_ARRAY ?? 100);
+const work = mkdtempSync(path.join(tmpdir(), 'tslurm-bench-targets-'));
+const stateDir = (name) => {
+  const dir = path.join(work, name);
+  mkdirSync(dir, { mode: 0o700 });
+  return dir;
+};
+const baseEnv = { ...process.env, NO_COLOR: '1', TSLURM_CTLD_IDLE_EXIT: '600', TSLURM_CONF: undefined, SLURM_CONF: undefined };
+const embedded = { env: { ...baseEnv, TSLURM_STATE_DIR: stateDir('embedded') }, cwd: work };
+const served = { env: { ...baseEnv, TSLURM_STATE_DIR: stateDir('served') }, cwd: work };
+const slurm = realSlurm();
+
+function realSlurm() {
+  const probe = spawnSync('sinfo', ['-h', '-o', '%T'], { encoding: 'utf8', timeout: 5000 });
+  return probe.status === 0 && /idle|mix|alloc/.test(probe.stdout);
+}
+
+const row = (label, ms, floorLabel, floorMs, target) => {
+  if (ms === undefined || floorMs === undefined) return;
+  const aim = target === undefined ? '' : `   target ≤ ${target}×${ms / floorMs <= target ? '  met' : ''}`;
+  console.log(`  ${label.padEnd(30)} ${ms.toFixed(1).padStart(8)} ms  / ${floorLabel.padEnd(22)} ${floorMs.toFixed(1).padStart(7)} ms = ${(ms / floorMs).toFixed(2)}×${aim}`);
+};
+
+// --- start-up: tsrun embedded, and the short commands with a controller up ---------------
+execFileSync(node, [bin('tsbatch'), '--wait', '--wrap=true'], { ...served, stdio: 'ignore' }); // starts the controller; job 1
+const slurmJob = slurm ? /(\d+)/.exec(execFileSync('sbatch', ['--wrap=true'], { cwd: work, encoding: 'utf8' }))?.[1] : undefined;
+const commands = [
+  { label: 'node -e 0', argv: [node, '-e', '0'] },
+  { label: 'tsrun -n1 true', argv: [node, bin('tsrun'), '-n1', 'true'], options: embedded },
+  { label: 'tsrun -n8 true', argv: [node, bin('tsrun'), '-n8', 'true'], options: embedded },
+  { label: 'tsqueue', argv: [node, bin('tsqueue')], options: served },
+  { label: 'tsinfo', argv: [node, bin('tsinfo')], options: served },
+  { label: 'tscontrol show job 1', argv: [node, bin('tscontrol'), 'show', 'job', '1'], options: served },
+  { label: 'tsbatch --wrap=true', argv: [node, bin('tsbatch'), '--wrap=true'], options: served },
+  ...(slurm
+    ? [
+        { label: 'srun -n1 true', argv: ['srun', '-n1', 'true'], optional: true },
+        { label: 'srun -n8 true', argv: ['srun', '-n8', 'true'], optional: true },
+        { label: 'squeue', argv: ['squeue'], optional: true },
+        { label: 'sinfo', argv: ['sinfo'], optional: true },
+        { label: 'scontrol show job', argv: ['scontrol', 'show', 'job', slurmJob ?? '1'], optional: true },
+        { label: 'sbatch --wrap=true', argv: ['sbatch', '--wrap=true'], optional: true, options: { cwd: work } },
+      ]
+    : []),
+];
+const m = interleavedMedians(commands, runs, { cwd: work });
+const floor = m.get('node -e 0');
+console.log(`issue 19 targets, medians of ${runs} interleaved rounds${slurm ? ' (real Slurm answering: second reference)' : ' (no real Slurm here)'}`);
+row('tsrun -n1 true', m.get('tsrun -n1 true'), 'node -e 0', floor, 1.5);
+row('tsrun -n1 true', m.get('tsrun -n1 true'), 'srun -n1 true', m.get('srun -n1 true'));
+row('tsrun -n8 true', m.get('tsrun -n8 true'), 'srun -n8 true', m.get('srun -n8 true'), 1.0);
+row('tsrun -n8 true', m.get('tsrun -n8 true'), 'node -e 0', floor, 2.0);
+for (const [ts, real] of [['tsqueue', 'squeue'], ['tsinfo', 'sinfo'], ['tscontrol show job 1', 'scontrol show job'], ['tsbatch --wrap=true', 'sbatch --wrap=true']]) {
+  row(ts, m.get(ts), 'node -e 0', floor, 1.3);
+  row(ts, m.get(ts), real, m.get(real));
+}
+
+// --- tsrun -n256 against the bare spawn floor ----------------------------------------------
+{
+  const wide = interleavedMedians(
+    [
+      { label: 'floor', argv: [node, path.join(here, 'spawn-floor.js'), '256'] },
+      { label: 'tsrun', argv: [node, bin('tsrun'), '--cluster', path.join(here, 'cluster-256.yaml'), '-n256', 'true'], options: embedded },
+    ],
+    Math.max(3, Math.round(runs / 3)),
+  );
+  row('tsrun -n256 true', wide.get('tsrun'), 'node spawning 256 true', wide.get('floor'), 1.5);
+}
+console.log('  (tsrun --mpi=pmi2 against srun and mpiexec: bench/mpi.js)');
+
+// --- the controller: RSS, the array's drain, submit-to-running -----------------------------
+const drainEnv = { ...baseEnv, TSLURM_STATE_DIR: stateDir('drain'), TSLURM_CONF: path.join(here, 'cluster-8cpu.yaml'), TSLURM_MIN_JOB_AGE: '3600' };
+const drain = { env: drainEnv, cwd: work };
+execFileSync(node, [bin('tsbatch'), '--wait', '--wrap=true'], { ...drain, stdio: 'ignore' });
+const ctldPid = Number.parseInt(readFileSync(path.join(drainEnv.TSLURM_STATE_DIR, 'tsctld.pid'), 'utf8'), 10);
+await sleep(1000);
+const idleRss = rssMb(ctldPid);
+
+// Submit-to-running: from the acknowledged submission (tsbatch's exit) to the job seen out of
+// PENDING over the controller's socket (no command start-up in the polling).
+const latencies = [];
+for (let i = 0; i < 7; i++) {
+  const id = Number(/(\d+)/.exec(execFileSync(node, [bin('tsbatch'), '--wrap=sleep 1'], { ...drain, encoding: 'utf8' }))[1]);
+  const acked = process.hrtime.bigint();
+  while (((await jobViews(drainEnv.TSLURM_STATE_DIR)).find((v) => v.jobId === id)?.state ?? 0) === 0) await sleep(1);
+  latencies.push(Number(process.hrtime.bigint() - acked) / 1e6);
+}
+while ((await activeJobs(drainEnv.TSLURM_STATE_DIR)) > 0) await sleep(50);
+
+const drainStart = process.hrtime.bigint();
+execFileSync(node, [bin('tsbatch'), `--array=1-${arrayTasks}`, '--wrap=true'], { ...drain, stdio: 'ignore' });
+while ((await activeJobs(drainEnv.TSLURM_STATE_DIR)) > 0) await sleep(100);
+const drainSeconds = Number(process.hrtime.bigint() - drainStart) / 1e9;
+await sleep(1000);
+const afterRss = rssMb(ctldPid);
+const peakRss = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${ctldPid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+process.kill(ctldPid, 'SIGTERM');
+
+console.log(`controller (one 8-CPU node, bench/cluster-8cpu.yaml)`);
+console.log(`  ${arrayTasks}-task --wrap=true array drained in ${drainSeconds.toFixed(1)} s: ${(arrayTasks / drainSeconds).toFixed(1)} jobs/s   target ≥ 100 jobs/s`);
+console.log(`  submit-to-running of one batch job: ${medianMs(latencies).toFixed(1)} ms (median of ${latencies.length})   target ≤ 50 ms`);
+console.log(`  tsctld RSS idle ${idleRss.toFixed(1)} MB, after ${arrayTasks + 8} jobs ${afterRss.toFixed(1)} MB (peak ${peakRss.toFixed(1)} MB); no step host yet (each batch job is its own process)`);
+if (slurm) slurmDrain();
+
+function slurmDrain() {
+  const started = process.hrtime.bigint();
+  execFileSync('sbatch', [`--array=1-${slurmArrayTasks}`, '--wrap=true'], { cwd: work, stdio: 'ignore' });
+  for (;;) {
+    const left = spawnSync('squeue', ['-h', '-r', '-o', '%i'], { encoding: 'utf8' }).stdout.trim();
+    if (left === '') break;
+    spawnSync('sleep', ['0.2']);
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  console.log(`  real Slurm: ${slurmArrayTasks}-task --wrap=true array drained in ${seconds.toFixed(1)} s: ${(slurmArrayTasks / seconds).toFixed(1)} jobs/s`);
+}
+
+function rssMb(pid) {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Every job the controller knows, asked straight over its socket (no command start-up). */
+function jobViews(dir) {
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(path.join(dir, 'tsctld.sock'));
+    let text = '';
+    socket.on('connect', () => socket.write(`${JSON.stringify({ v: 256, id: 1, op: 'jobs', body: {} })}\n`));
+    socket.on('data', (chunk) => {
+      text += chunk;
+      if (!text.includes('\n')) return;
+      socket.end();
+      resolve(JSON.parse(text).body);
+    });
+    socket.on('error', reject);
+  });
+}
+
+async function activeJobs(dir) {
+  return (await jobViews(dir)).filter((v) => v.active || (v.state & 0xff) <= 2).length;
+}
