@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The doorway of the drop-in wrappers (tslurm-dropin): `slurm-name.js sbatch ARGS...` runs
 // tsbatch as `sbatch`, so it prints `sbatch: error: ...` and Slurm's --version line.
+import { createRequire } from 'node:module';
+
 const names = { srun: 'tsrun', sbatch: 'tsbatch', squeue: 'tsqueue', sinfo: 'tsinfo', scontrol: 'tscontrol', scancel: 'tscancel', sbcast: 'tsbcast', salloc: 'tsalloc' };
 const [name = '', ...argv] = process.argv.slice(2);
 const command = names[name];
@@ -8,6 +10,5 @@ if (command === undefined) {
   process.stderr.write(`slurm-name.js: not a Slurm command name: ${name} (one of ${Object.keys(names).join(', ')})\n`);
   process.exitCode = 2;
 } else {
-  const { run } = await import(`../dist/main/${command}.js`);
-  await run(name, argv);
+  await createRequire(import.meta.url)('./command-loader.cjs').runCommand(command, name, argv);
 }

@@ -87,7 +87,7 @@ export async function findCandidates(
 
 export async function importModule(file: string): Promise<{ ok: true; mod: ModuleNamespace } | { ok: false; reason: string }> {
   try {
-    return { ok: true, mod: (await import(pathToFileURL(file).href)) as ModuleNamespace };
+    return { ok: true, mod: (await dynamicImport(pathToFileURL(file).href)) as ModuleNamespace };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message.split('\n')[0]! : String(error) };
   }
@@ -156,4 +156,12 @@ export function pluginHost(loaded: LoadedPlugin, ctx: LoadContext): PluginHost {
     clusterName: ctx.clusterName,
     time: ctx.clock ?? (() => Math.floor(Date.now() / 1000)),
   };
+}
+
+// A client command's bundle runs from V8's code cache (bin/command-loader.cjs), where code has
+// no import() of its own (Node 20 keeps no module loader for cached vm code): the loader, a
+// plain CommonJS module, lends its.
+function dynamicImport(url: string): Promise<unknown> {
+  const lent = (globalThis as { __tslurmImport?: (url: string) => Promise<unknown> }).__tslurmImport;
+  return lent ? lent(url) : import(url);
 }

@@ -1,0 +1,44 @@
+// Runs a client command's bundle (dist/main/<command>.cjs, see scripts/build.js) with V8's
+// code cache: the compiled code of the bundle is kept beside it (<command>.cjs.v8cache) the
+// first time it runs, and later runs skip most of the compile. A cache V8 rejects (another
+// Node version) is written again; one that cannot be written (a read-only install) is
+// simply not used. Node 20's ES modules have no code cache, hence CommonJS here.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const Module = require('node:module');
+
+/** Runs `command`'s bundle as `bin` (the name it prints); resolves when the command is done. */
+exports.runCommand = (command, bin, argv) => {
+  const file = path.join(__dirname, '..', 'dist', 'main', `${command}.cjs`);
+  // The bundle's plugins are ES modules found at run time (plugin-host/load.ts).
+  globalThis.__tslurmImport = (url) => import(url);
+  const cacheFile = `${file}.v8cache`;
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    // none yet
+  }
+  const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, Module.createRequire(file), module, file, path.dirname(file));
+  // At exit, so the cache holds the functions this run compiled too, not only the top level.
+  if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => keepCache(script, cacheFile));
+  return module.exports.run(bin, argv);
+};
+
+function keepCache(script, cacheFile) {
+  const temporary = `${cacheFile}.${process.pid}`;
+  try {
+    fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o644 });
+    fs.renameSync(temporary, cacheFile); // whole or not at all, whoever else writes it at once
+  } catch {
+    try {
+      fs.rmSync(temporary, { force: true });
+    } catch {
+      // a read-only install: no cache, the bundle is compiled each time
+    }
+  }
+}
