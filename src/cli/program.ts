@@ -1,8 +1,9 @@
 // Commander set up the same way for every command: its own errors and --help/--version go
 // through the CLI boundary (run-cli.ts) instead of printing and exiting on their own.
 import { Command } from 'commander';
-import { TOOLKIT_VERSION } from '../core/version.js';
-import { isSlurmName, SLURM_COMPAT_VERSION } from './slurm-names.js';
+import { versionLine } from './version-line.js';
+
+export { versionLine };
 
 export function createProgram(bin: string, summary: string, examples: readonly string[] = []): Command {
   const program = new Command(bin)
@@ -26,9 +27,4 @@ export function addCommonOptions(program: Command): Command {
   return program
     .option('--cluster <file>', 'cluster YAML to use (default: $TSLURM_CONF, else the built-in cluster)')
     .option('-v, --verbose', 'more messages; repeat for more (-vvv shows stack traces)', (_v: string, prev: number) => prev + 1, 0);
-}
-
-/** `tslurm 0.1.0`; under a Slurm name (the drop-in), Slurm's own line: `slurm 22.05.8`. */
-export function versionLine(bin: string): string {
-  return isSlurmName(bin) ? `slurm ${SLURM_COMPAT_VERSION}` : `tslurm ${TOOLKIT_VERSION}`;
 }

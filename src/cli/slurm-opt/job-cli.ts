@@ -1,7 +1,7 @@
 // The front of srun, sbatch (and later salloc) under either name: the option table with
 // tslurm's own --cluster, getopt over it, and what --help, --usage and --version print.
 import { isSlurmName } from '../slurm-names.js';
-import { versionLine } from '../program.js';
+import { versionLine } from '../version-line.js';
 import { getopt, type GetoptResult } from './getopt.js';
 import { renderHelp, renderUsage } from './help.js';
 import { jobOptions } from './job-options.js';
