@@ -90,6 +90,7 @@ for (const [ts, real] of [['tsqueue', 'squeue'], ['tsinfo', 'sinfo'], ['tscontro
   row('tsrun -n256 true', wide.get('tsrun'), 'node spawning 256 true', wide.get('floor'), 1.5);
 }
 console.log('  (tsrun --mpi=pmi2 against srun and mpiexec: bench/mpi.js)');
+stopController(served.env.TSLURM_STATE_DIR);
 
 // --- the controller: RSS, the array's drain, submit-to-running -----------------------------
 const drainEnv = { ...baseEnv, TSLURM_STATE_DIR: stateDir('drain'), TSLURM_CONF: path.join(here, 'cluster-8cpu.yaml'), TSLURM_MIN_JOB_AGE: '3600' };
@@ -135,6 +136,14 @@ function slurmDrain() {
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   console.log(`  real Slurm: ${slurmArrayTasks}-task --wrap=true array drained in ${seconds.toFixed(1)} s: ${(slurmArrayTasks / seconds).toFixed(1)} jobs/s`);
+}
+
+function stopController(dir) {
+  try {
+    process.kill(Number.parseInt(readFileSync(path.join(dir, 'tsctld.pid'), 'utf8'), 10), 'SIGTERM');
+  } catch {
+    // gone already
+  }
 }
 
 function rssMb(pid) {
