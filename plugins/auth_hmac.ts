@@ -24,8 +24,8 @@
 // 300, munge's default TTL).
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Buf } from '../src/core/buf.js';
 import {
+  Buf,
   SLURM_AUTH_NOBODY,
   SLURM_AUTH_UID_ANY,
   SLURM_ERROR,

@@ -10,6 +10,7 @@ import {
   SLURM_ERROR,
   SLURM_SUCCESS,
   SLURM_VERSION_NUMBER,
+  pmiProcessMapping,
   type MpiClientInfo,
   type MpiStepInfo,
   type MpiTaskInfo,
@@ -19,7 +20,6 @@ import {
   type Rc,
   type StepEnv,
 } from '../src/plugin-api/index.js';
-import { pmiProcessMapping } from '../src/core/pmi-process-mapping.js';
 import { KvsCoordinator } from './lib/pmi/coordinator.js';
 import { listenForNodes, type CoordinatorListener } from './lib/pmi/coordinator-listener.js';
 import { NodePmiServer } from './lib/pmi/node-server.js';

@@ -11,6 +11,7 @@ import {
   SLURM_ERROR,
   SLURM_SUCCESS,
   SLURM_VERSION_NUMBER,
+  pmiProcessMapping,
   type MpiClientInfo,
   type MpiStepInfo,
   type MpiTaskInfo,
@@ -20,7 +21,6 @@ import {
   type Rc,
   type StepEnv,
 } from '../src/plugin-api/index.js';
-import { pmiProcessMapping } from '../src/core/pmi-process-mapping.js';
 import { randomBytes } from 'node:crypto';
 import { KvsCoordinator } from './lib/pmi/coordinator.js';
 import { listenForNodes, type CoordinatorListener } from './lib/pmi/coordinator-listener.js';

@@ -12,11 +12,11 @@
 // lib/cray-torus.ts. Options (`options: { select_cray_aries: { ... } }`):
 //   dims: [4, 2, 2]   the torus size; default: what the node names' coordinates span
 //   dimensions: 3     how many trailing name characters are coordinates when dims is absent
-import type { Buf } from '../src/core/buf.js';
 import {
   SLURM_ERROR,
   SLURM_SUCCESS,
   SLURM_VERSION_NUMBER,
+  type Buf,
   type GetResult,
   type PluginHost,
   type PluginLog,

@@ -1,7 +1,6 @@
 // One job's allocation as the select plugins record it, and its conversion to and from
 // Slurm's job_resources_t.
-import type { gres_spec_t, job_resources_t } from '../../src/plugin-api/records.js';
-import { Bitstr } from '../../src/core/bitstr.js';
+import { Bitstr, type gres_spec_t, type job_resources_t } from '../../src/plugin-api/index.js';
 import { setBits } from './bits.js';
 import type { NodeCatalog } from './catalog.js';
 

@@ -1,5 +1,5 @@
 // Small bitmap helpers the select plugins share, on top of Bitstr's bit_* operations.
-import { Bitstr } from '../../src/core/bitstr.js';
+import { Bitstr } from '../../src/plugin-api/index.js';
 
 /** Indices of the set bits, ascending. */
 export function setBits(bits: Bitstr): number[] {

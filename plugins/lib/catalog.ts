@@ -1,6 +1,6 @@
 // What the select plugins need to know about each node, computed once in select_p_node_init:
 // cores and CPUs per core, memory, weight, features as a set, and the node's gres units.
-import type { gres_spec_t, node_record_t } from '../../src/plugin-api/records.js';
+import type { gres_spec_t, node_record_t } from '../../src/plugin-api/index.js';
 
 export interface NodeCatalog {
   readonly index: number;

@@ -13,7 +13,7 @@ import { NodeGresPick } from './gres-pick.js';
 import type { Engine, FitInput, NodeCounts } from './place.js';
 import type { SelectRequest } from './request.js';
 import type { Usage } from './usage.js';
-import type { Bitstr, gres_spec_t } from '../../src/plugin-api/records.js';
+import type { Bitstr, gres_spec_t } from '../../src/plugin-api/index.js';
 
 /** CPUs node `node` can give the job under `usage` (0: none). */
 export function consAvailCpus(node: NodeCatalog, r: SelectRequest, usage: Usage, counts: NodeCounts): number {

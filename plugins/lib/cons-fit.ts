@@ -6,7 +6,7 @@
 // job's CPUs after keeping one core for each node still to come. Checked against real Slurm
 // 22.05 (4-CPU nodes, SLURM_JOB_CPUS_PER_NODE): -N2 -n3 → 2,1; -n5 → 4,1; -N3 -n4 → 2,1(x2);
 // -N2-3 -n3 → 1(x3); -N2-3 -n5 → 3,1(x2); -N2-3 -n9 → 4(x2),1.
-import type { Bitstr } from '../../src/plugin-api/records.js';
+import type { Bitstr } from '../../src/plugin-api/index.js';
 import { FitItems } from './fit-items.js';
 
 export interface ConsFitArgs {

@@ -1,6 +1,6 @@
 // Choosing gres units on one node: lowest free indices first, per-node requests before the
 // node's share of per-job ones, never the same unit twice.
-import type { gres_spec_t } from '../../src/plugin-api/records.js';
+import type { gres_spec_t } from '../../src/plugin-api/index.js';
 import type { GresUnits } from './allocation.js';
 import type { Usage } from './usage.js';
 

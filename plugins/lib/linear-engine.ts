@@ -10,7 +10,7 @@ import { NodeGresPick } from './gres-pick.js';
 import { linearFit } from './linear-fit.js';
 import { fitShortcuts } from './fit-shortcuts.js';
 import type { Engine, FitInput, NodeCounts } from './place.js';
-import type { Bitstr } from '../../src/plugin-api/records.js';
+import type { Bitstr } from '../../src/plugin-api/index.js';
 import type { SelectRequest } from './request.js';
 import type { Usage } from './usage.js';
 

@@ -3,7 +3,7 @@
 // are used best fit first: a run holding required nodes, else the first run large enough,
 // the tightest such run (fewest CPUs), or, when none is large enough, the largest — so free
 // runs of 3 and 5 nodes give a 3-node job the run of 3. --contiguous takes one run only.
-import type { Bitstr } from '../../src/plugin-api/records.js';
+import type { Bitstr } from '../../src/plugin-api/index.js';
 import { enoughNodes } from './cons-fit.js';
 
 export interface LinearFitArgs {

@@ -5,8 +5,7 @@
 // a matching OR `[a|b]` tries each alternative in turn, all nodes sharing it; counts
 // (`a*2`, `[a*2&b*4]`) make the plugin first choose that many usable nodes with the feature
 // (lowest weight, then lowest index), which then count as required nodes.
-import type { Bitstr } from '../../src/plugin-api/records.js';
-import type { FeatureOption } from '../../src/ctld/feature-expr.js';
+import type { Bitstr, FeatureOption } from '../../src/plugin-api/index.js';
 import type { Allocation } from './allocation.js';
 import { bitsOf, isSubset, setBits } from './bits.js';
 import type { NodeCatalog } from './catalog.js';

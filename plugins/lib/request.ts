@@ -1,8 +1,14 @@
 // A job's request as the select plugins use it: job_details_t read once, with the derived
 // values Slurm computes before selecting (CPUs still needed, per-node minimum CPUs, the
 // parsed feature constraint).
-import type { Bitstr, gres_spec_t, job_record_t } from '../../src/plugin-api/records.js';
-import { featureOptions, parseFeatureExpr, type FeatureOption } from '../../src/ctld/feature-expr.js';
+import {
+  featureOptions,
+  parseFeatureExpr,
+  type Bitstr,
+  type FeatureOption,
+  type gres_spec_t,
+  type job_record_t,
+} from '../../src/plugin-api/index.js';
 
 export interface SelectRequest {
   readonly jobId: number;

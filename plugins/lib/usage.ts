@@ -10,7 +10,7 @@
 // third bitmap, `alike` (node i is like node i - 1), is kept up to date for that. On a
 // cluster of a few node kinds, a placement then costs in proportion to the different states
 // its nodes are in, not to the cluster's size.
-import type { Bitstr, gres_spec_t } from '../../src/plugin-api/records.js';
+import type { Bitstr, gres_spec_t } from '../../src/plugin-api/index.js';
 import type { Allocation } from './allocation.js';
 import { gresTotal, kindRunEnds, type NodeCatalog } from './catalog.js';
 import { nextInBoth, runEndInBoth, wordsOf } from './word-scan.js';

@@ -2,7 +2,7 @@
 // 1 << (i & 31), as Bitstr keeps them): where both have a bit set, and how far such a run
 // of bits goes. The select plugins use them to step over the busy nodes of a big cluster
 // without visiting them one by one.
-import type { Bitstr } from '../../src/plugin-api/records.js';
+import type { Bitstr } from '../../src/plugin-api/index.js';
 
 /**
  * The words of `bits`, `size` bits' worth, in `into` (a new array when not given): through

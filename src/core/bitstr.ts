@@ -31,6 +31,12 @@ interface Memo {
   hash: number;
 }
 
+/**
+ * Slurm's `bitstr_t`: `new Bitstr(n)` is `bit_alloc(n)`, `set`/`clear`/`test` are
+ * `bit_set`/`bit_clear`/`bit_test`, `nextSet(i)` finds the next set bit (-1 when none),
+ * `setCount` is `bit_set_count`, `and`/`or`/`andNot`/`not` change the bitmap in place,
+ * `copy` is `bit_copy`. Indexes outside 0..size-1 throw RangeError.
+ */
 export class Bitstr {
   #size: number;
   #words: Uint32Array;

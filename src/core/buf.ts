@@ -39,6 +39,12 @@ const INITIAL_SIZE = 256;
 const utf8 = new TextEncoder();
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * Slurm's `buf_t`: pack with `pack8`..`pack64`, `packBool`, `packTime`, `packStr`,
+ * `packStrArray`, `pack32Array`, `packMem`, `packBitstr`; read back in the same order with the
+ * `unpack*` twins, which throw BufUnpackError on truncated or malformed data. `getBuffer()`
+ * gives the bytes, `Buf.fromBytes(bytes, version)` reads them.
+ */
 export class Buf {
   protocolVersion: number;
   private bytes: Uint8Array;

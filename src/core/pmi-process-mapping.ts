@@ -5,10 +5,11 @@
 import type { StepLayout } from './step-layout.js';
 
 type Tids = readonly (readonly number[])[];
-type Mapping = Readonly<Pick<StepLayout, 'distribution'>> & { tasksPerNode: readonly number[]; tids: Tids };
+/** What pmiProcessMapping reads of a step layout: the distribution, tasks per node and each node's global task ids. */
+export type ProcessMappingLayout = Readonly<Pick<StepLayout, 'distribution'>> & { tasksPerNode: readonly number[]; tids: Tids };
 
 /** The PMI_process_mapping value for a step's layout. */
-export function pmiProcessMapping(layout: Mapping): string {
+export function pmiProcessMapping(layout: ProcessMappingLayout): string {
   const ntasks = layout.tasksPerNode.reduce((a, b) => a + b, 0);
   let triples: string[];
   switch (layout.distribution) {

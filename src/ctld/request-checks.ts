@@ -1,6 +1,6 @@
 // Checks the controller makes on every new job before select sees it: features and gres
 // that no node of the cluster has are refused with Slurm's messages.
-import { checkFeaturesKnown, parseFeatureExpr } from './feature-expr.js';
+import { checkFeaturesKnown, parseFeatureExpr } from '../core/feature-expr.js';
 import { checkGresKnown } from './gres-request.js';
 import type { NodeTable } from './node-table.js';
 import type { job_record_t } from '../plugin-api/records.js';

@@ -1,7 +1,12 @@
 /**
- * The public plugin API of tslurm (`import type { SelectPlugin } from 'tslurm/plugin-api'`):
- * the header every plugin exports, one interface per plugin type with its symbol table, the
- * data objects handed to plugins, and Slurm's constants and errno values.
+ * The public plugin API of tslurm (`import { Bitstr, type SelectPlugin } from 'tslurm/plugin-api'`),
+ * the whole SDK a plugin needs at run time: the header every plugin exports, one interface per
+ * plugin type with its symbol table, the data objects handed to plugins, Slurm's constants
+ * and errno values, and the toolkit's own implementations of what Slurm's plugins link
+ * against: bitmaps (`Bitstr`), packing (`Buf`), hostlists, feature expressions and MPICH's
+ * process mapping. Logging goes through `host.log`, handed to `init`.
+ *
+ * The built-in plugins import nothing else (a test over their imports keeps it so).
  */
 export {
   SLURM_VERSION_NUMBER,
@@ -13,7 +18,11 @@ export {
   type SymbolTable,
 } from './common.js';
 export { SLURM_SUCCESS, SLURM_ERROR, slurm_strerror, errnoValue, type ErrnoName } from './errno.js';
-export type { Buf } from '../core/buf.js';
+export * from './bitmaps.js';
+export * from './pack.js';
+export * from './hostlist.js';
+export * from './features.js';
+export * from './process-mapping.js';
 export * from './records.js';
 export * from './select.js';
 export * from './mpi.js';

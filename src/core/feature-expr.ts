@@ -12,7 +12,7 @@
 // Operators evaluate left to right with equal precedence, as Slurm folds its feature list
 // (`a|b&c` is `(a|b)&c`). Like Slurm: a count may not be combined with OR outside brackets,
 // brackets do not nest and must hold a whole `|` list or a whole `&` list of counted terms.
-import { UserError } from '../core/errors.js';
+import { UserError } from './errors.js';
 
 /** A parsed constraint. */
 export type FeatureExpr =

@@ -5,7 +5,7 @@ import {
   formatFeatureExpr,
   nodeMatches,
   parseFeatureExpr,
-} from '../../../src/ctld/feature-expr.js';
+} from '../../../src/core/feature-expr.js';
 import { UserError } from '../../../src/core/errors.js';
 
 const has = (...names: string[]) => new Set(names);
