@@ -90,7 +90,7 @@ async function measure(select) {
     const [job] = running.splice(k, 1);
     await sim.endSimJob(ctl, job, 3 /* JOB_COMPLETE */);
   }
-  ctl.sched = (await registry.get('sched', 'sched/backfill')).module;
+  ctl.sched = new sim.SchedFacade(await registry.get('sched', 'sched/backfill'), registry.timeoutMs, ctl.log);
   const backfill = await pass();
   const rescan = await pass();
   await host.close();

@@ -133,7 +133,7 @@ async function requeueFinished(ctl: Controller, job: CtldJob): Promise<void> {
   job.exitStatus = 0;
   job.reason = 'None';
   job.requeueCount++;
-  await ctl.sched.slurm_sched_p_requeue?.(r, 'scontrol requeue');
+  await ctl.sched.requeue(r, 'scontrol requeue');
   await ctl.journalProgress(job);
 }
 
@@ -267,8 +267,7 @@ async function updateJob(ctl: Controller, job: CtldJob, update: JobUpdate, userI
 /** scontrol reconfigure: the plugins re-read their configuration. */
 async function reconfigure(ctl: Controller): Promise<void> {
   const { config, registry } = ctl.options;
-  const rc = (await ctl.sched.slurm_sched_p_reconfig?.()) ?? 0;
-  if (rc !== 0) ctl.log.error(`sched: slurm_sched_p_reconfig failed (rc ${rc})`);
+  await ctl.sched.reconfig();
   const selectRc = await ctl.select.reconfigure();
   if (selectRc !== 0) ctl.log.error(`select: select_p_reconfigure failed (rc ${selectRc})`);
   const container = new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs);

@@ -53,7 +53,7 @@ export class BatchJobs implements Launcher {
       // The node's tsstepd runs the batch step and reports its end ('batch-complete').
       job.batchNode = spec.nodeName;
       job.stepdPid = undefined;
-      await ctl.sched.slurm_sched_p_newalloc?.(record);
+      await ctl.sched.newalloc(record);
       await ctl.journalProgress(job);
       const sent = await remote.send(spec.nodeName, 'batch-launch', { spec, script: job.desc.script, gen: job.requeueCount }).then(
         () => true,
@@ -76,7 +76,7 @@ export class BatchJobs implements Launcher {
       ctl.log.error(`job ${record.job_id}: batch step could not start: ${(error as Error).message}`);
     }
     job.stepdPid = pid;
-    await ctl.sched.slurm_sched_p_newalloc?.(record);
+    await ctl.sched.newalloc(record);
     await ctl.journalProgress(job);
     if (pid === undefined) await this.finish(job, { status: 1 << 8, cause: null, failure: 'batch step could not start' });
   }
@@ -285,7 +285,7 @@ export class BatchJobs implements Launcher {
     if (result.failure) ctl.log.error(`job ${record.job_id}: ${result.failure}`);
     const nodes = record.node_bitmap ? ctl.table.namesFromBitmap(record.node_bitmap) : [];
     await ctl.select.release(record);
-    await ctl.sched.slurm_sched_p_freealloc?.(record);
+    await ctl.sched.freealloc(record);
     await ctl.journalProgress(job);
     ctl.notifyFinished(job);
     this.endOnDaemons(record.job_id, nodes);
@@ -322,7 +322,7 @@ export class BatchJobs implements Launcher {
     job.requeueCount++;
     job.reason = 'None';
     Object.assign(job, { suspendedAt: undefined, suspendedSeconds: 0, preemptedBy: undefined });
-    await ctl.sched.slurm_sched_p_requeue?.(record, why);
+    await ctl.sched.requeue(record, why);
     await ctl.journalProgress(job);
     this.onEnd();
   }

@@ -9,7 +9,7 @@ import type { ClusterConfig } from '../config/types.js';
 import type { PluginRegistry } from '../plugin-host/registry.js';
 import { Select } from '../interfaces/select.js';
 import type { SelectOps } from '../interfaces/select-defaults.js';
-import type { SchedPlugin } from '../plugin-api/sched.js';
+import { SchedFacade } from '../interfaces/sched.js';
 import { JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE, JOB_SUSPENDED, type job_record_t } from '../plugin-api/records.js';
 import type { JobDescriptor } from '../protocol/job-desc.js';
 import { NodeTable } from './node-table.js';
@@ -53,7 +53,7 @@ export class Controller implements JobLookup {
   /** Advance reservations (tscontrol create reservation), saved beside the jobs. */
   reservations: Reservations;
   select!: Select;
-  sched!: SchedPlugin;
+  sched!: SchedFacade;
   /**
    * The un-niced priority the last submitted job got; priority/basic counts down from slurmctld's
    * TOP_PRIORITY (observed on 22.05: the first job gets 4294901759).
@@ -87,7 +87,11 @@ export class Controller implements JobLookup {
     const selectPlugin = await registry.get('select', this.options.config.plugins.select);
     // The plugin's state file goes beside the controller's own (state/ctld), where an embedded
     // tsrun, which restores from its own state directory, never reads it.
-    this.select = new Select(selectPlugin.module as unknown as SelectOps, { pluginType: selectPlugin.type, stateDir: this.store.dir });
+    this.select = new Select(selectPlugin.module as unknown as SelectOps, {
+      pluginType: selectPlugin.type,
+      stateDir: this.store.dir,
+      hookTimeoutMs: registry.timeoutMs,
+    });
     // slurmctld asks for ranks first and orders its node table by them: everything after
     // (partitions, jobs, placement) sees the ranked order.
     const ranks = await this.select.nodeRanking(this.table.nodes);
@@ -107,7 +111,7 @@ export class Controller implements JobLookup {
     if (rc !== 0) throw new UserError(`${selectPlugin.type}: could not take over the running jobs (rc ${rc})`);
     const dims = await this.select.baGetDims();
     if (dims !== null) this.log.info(`${selectPlugin.type}: system dimensions ${dims.join('x')}`);
-    this.sched = (await registry.get('sched', config.plugins.sched)).module as unknown as SchedPlugin;
+    this.sched = new SchedFacade(await registry.get('sched', config.plugins.sched), registry.timeoutMs, this.log);
     for (const job of this.jobs.values()) {
       // The count goes on from the lowest un-niced priority (a --nice moves only its own job).
       const unniced = job.record.priority + (job.record.details.nice ?? 0);

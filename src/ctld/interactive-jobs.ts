@@ -145,7 +145,7 @@ export class InteractiveJobs {
     job.reason = 'None';
     const started = this.holders.get(record.job_id)?.started.splice(0) ?? [];
     return (async () => {
-      await this.ctl.sched.slurm_sched_p_newalloc?.(record);
+      await this.ctl.sched.newalloc(record);
       await this.ctl.journalProgress(job);
       started.forEach((resolve) => resolve());
     })();
@@ -256,7 +256,7 @@ export class InteractiveJobs {
     job.exitStatus = status;
     job.reason = endReason(state, status);
     await ctl.select.release(record);
-    await ctl.sched.slurm_sched_p_freealloc?.(record);
+    await ctl.sched.freealloc(record);
     await ctl.journalProgress(job);
     ctl.notifyFinished(job);
     this.scheduler.kick();

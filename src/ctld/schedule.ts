@@ -118,7 +118,7 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
   };
   const schedBegan = performance.now();
   stats.queueMs = schedBegan - began;
-  const rc = await ctl.sched.slurm_sched_p_schedule(ctx);
+  const rc = await ctl.sched.schedule(ctx);
   const estimateBegan = performance.now();
   stats.schedMs = estimateBegan - schedBegan;
   if (rc !== SLURM_SUCCESS) ctl.log.error(`sched: scheduling pass failed (rc ${rc})`);
@@ -126,7 +126,7 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
   stats.estimateMs = performance.now() - estimateBegan;
   ctl.log.debug(
     `sched: pass: started ${stats.started} of ${stats.eligible} eligible (${stats.pending} pending); ` +
-      `queue ${stats.queueMs.toFixed(1)} ms, ${ctl.sched.plugin_type} ${stats.schedMs.toFixed(1)} ms, estimates ${stats.estimateMs.toFixed(1)} ms`,
+      `queue ${stats.queueMs.toFixed(1)} ms, ${ctl.sched.type} ${stats.schedMs.toFixed(1)} ms, estimates ${stats.estimateMs.toFixed(1)} ms`,
   );
   return stats;
 }

@@ -137,9 +137,8 @@ function checkPartitionLimits(desc: JobDescriptor, partition: PartitionConfig): 
 // less its --nice. The count goes on from the un-niced value (observed on 22.05: the job after
 // a `--nice=100` one is still one below it before the nice), so a niced job moves only itself.
 export function nextPriority(ctl: Controller, record: CtldJob['record']): number {
-  const hook = ctl.sched.slurm_sched_p_initial_priority;
   const nice = record.details.nice ?? 0;
-  const next = hook ? Number(hook(ctl.lastPriority, record)) : Math.max(1, ctl.lastPriority - 1 - nice);
+  const next = ctl.sched.initialPriority(ctl.lastPriority, record);
   ctl.lastPriority = Math.min(ctl.lastPriority, Math.max(1, next + nice));
   return next;
 }

@@ -1,12 +1,16 @@
 // The select facade (Slurm's src/interfaces/select.c, select_g_*): owns the one loaded select
 // plugin, fills in the documented defaults for the hooks it leaves out, checks what it
 // answers, and runs the Resource Selection API's call flow. The caller hands over the plugin's
-// functions (its module namespace will do); a hook that throws, or an answer that breaks the
-// API's invariants, becomes a PluginError naming the plugin and the hook, and the facade
-// refuses the plugin from then on.
+// functions (its module namespace will do). Hooks are called through the plugin host's one
+// invoker (src/plugin-host/invoke.ts): a hook that throws, or an async one that does not
+// settle in time, becomes a PluginError naming the plugin and the hook; an answer that breaks
+// the API's invariants (select-checks.ts) does too, and the facade refuses the plugin from
+// then on.
 import { compressHostlistSorted } from '../core/hostlist.js';
 import { PluginError } from '../core/errors.js';
 import { SLURM_SUCCESS, type Rc } from '../plugin-api/common.js';
+import { invokeHook, isPromise, type HookTarget, type MaybePromise } from '../plugin-host/invoke.js';
+import { pluginTimeouts } from '../plugin-host/timeout.js';
 import {
   JOB_COMPLETING,
   JOB_RUNNING,
@@ -23,6 +27,7 @@ import {
   SELECT_MODE_RUN_NOW,
   SELECT_MODE_TEST_ONLY,
   SELECT_MODE_WILL_RUN,
+  selectSymbols,
   type SelectJobTestArgs,
   type SelectJobTestResult,
 } from '../plugin-api/select.js';
@@ -46,6 +51,8 @@ export interface SelectOptions {
   readonly readyTimeoutMs?: number;
   /** How often it asks. Default: 100 ms. */
   readonly readyPollMs?: number;
+  /** How long an async hook may take (the registry's hook timeout). Default: TSLURM_PLUGIN_TIMEOUT or 300 s. */
+  readonly hookTimeoutMs?: number;
 }
 
 /** Node counts for select_p_job_test (job and partition limits combined); max 0: no limit. */
@@ -77,9 +84,12 @@ export class Select {
   /** What select_p_node_ranking answered at start: a rank per node (lower first), or null. */
   ranks: readonly number[] | null = null;
   private refused: PluginError | undefined;
+  // The plugin's functions, with the documented default for each one it leaves out.
+  private readonly target: HookTarget;
+  private readonly timing: { readonly timeoutMs: number };
 
   constructor(
-    private readonly ops: SelectOps,
+    ops: SelectOps,
     private readonly options: SelectOptions,
   ) {
     const missing = requiredSelectHooks.filter((hook) => typeof ops[hook] !== 'function');
@@ -88,6 +98,13 @@ export class Select {
         code: 'ESLURM_PLUGIN_INCOMPLETE',
       });
     }
+    const functions = new Map<string, Function>(Object.entries(selectDefaults));
+    for (const hook of Object.keys(selectSymbols)) {
+      const fn = (ops as Record<string, unknown>)[hook];
+      if (typeof fn === 'function') functions.set(hook, fn);
+    }
+    this.target = { type: options.pluginType, functions, module: ops };
+    this.timing = { timeoutMs: options.hookTimeoutMs ?? pluginTimeouts().hookMs };
   }
 
   /**
@@ -338,27 +355,7 @@ export class Select {
   // run thousands of times a pass, and each promise and microtask shows there.
   private invoke<K extends SelectHook>(hook: K, ...args: Parameters<HookFn<K>>): MaybePromise<Awaited<ReturnType<HookFn<K>>>> {
     if (this.refused) throw this.refused;
-    const fn = (this.ops[hook] ?? (selectDefaults as Partial<SelectOps>)[hook]) as (...a: unknown[]) => unknown;
-    let answer: unknown;
-    try {
-      answer = fn.apply(this.ops, args);
-    } catch (error) {
-      throw this.crashed(hook, error);
-    }
-    if (!isPromise(answer)) return answer as Awaited<ReturnType<HookFn<K>>>;
-    return answer.then(
-      (value) => value as Awaited<ReturnType<HookFn<K>>>,
-      (error: unknown) => {
-        throw this.crashed(hook, error);
-      },
-    );
-  }
-
-  private crashed(hook: SelectHook, error: unknown): PluginError {
-    return new PluginError(this.options.pluginType, `crashed: ${error instanceof Error ? error.message : String(error)}`, {
-      hook,
-      cause: error,
-    });
+    return invokeHook<Awaited<ReturnType<HookFn<K>>>>(this.target, hook, args, this.timing);
   }
 
   // select_p_select_nodeinfo_set for each job: after it was scheduled or recovered at start.
@@ -422,12 +419,4 @@ function wholeNodes(job: job_record_t, nodes: Bitstr, table: readonly node_recor
     gres_allocated: picked.map(() => job.gres_list.map((g) => ({ ...g }))),
     whole_node: true,
   };
-}
-
-type MaybePromise<T> = T | Promise<T>;
-
-// A hook's answer is a promise when the plugin is async (a third-party one may be); only
-// then is it awaited (an `await` of a plain value costs a microtask all the same).
-function isPromise<T>(value: MaybePromise<T> | unknown): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

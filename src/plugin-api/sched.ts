@@ -89,6 +89,12 @@ export interface SchedPlugin extends PluginHeader {
    * Run a scheduling pass: go through `ctx.pending()` and start what may start. Called as
    * described above; never twice at once. Slurm: `int slurm_sched_p_schedule(void)` (Slurm's
    * plugins reach the job queue directly; here it comes through `ctx`).
+   *
+   * A pass that throws, or does not settle within the hook timeout (`TSLURM_PLUGIN_TIMEOUT`,
+   * default 300 s), is logged as one error line naming the plugin and the hook and ends there:
+   * the jobs it did not start stay pending, and the next pass runs as usual. Once the call has
+   * ended, `ctx` starts nothing (`start`/`will_run` answer SLURM_ERROR) and `ctx.signal` is
+   * aborted, so a pass left running cannot start jobs behind the controller's back.
    * @returns SLURM_SUCCESS, or SLURM_ERROR (logged; the next pass runs as usual).
    */
   slurm_sched_p_schedule: (ctx: SchedContext) => MaybePromise<Rc>;
@@ -116,8 +122,12 @@ export interface SchedPlugin extends PluginHeader {
    * job; returning less gives first-in-first-out order; returning 0 holds the job until the
    * plugin raises it. Slurm: `uint32_t slurm_sched_p_initial_priority(uint32_t last_prio,
    * job_record_t *)`. Default: `last_prio - 1`, never below 1.
+   *
+   * Called while the submission is answered, so it must answer at once (not a promise). An
+   * answer that is not an integer in 0..2^32-1, a promise or a throw is logged, and the job
+   * gets the default.
    */
-  slurm_sched_p_initial_priority?: (last_prio: number, job_ptr: job_record_t) => MaybePromise<number>;
+  slurm_sched_p_initial_priority?: (last_prio: number, job_ptr: job_record_t) => number;
 
   /** Some job is pending. Slurm: `void slurm_sched_p_job_is_pending(void)`. Default: nothing. */
   slurm_sched_p_job_is_pending?: () => MaybePromise<void>;

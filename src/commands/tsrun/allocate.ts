@@ -39,7 +39,7 @@ export async function allocateJob(
   const table = NodeTable.fromConfig(config);
   checkPartitionLimits(req, partition);
   const plugin = await registry.get('select', config.plugins.select);
-  const select = new Select(plugin.module as unknown as SelectOps, { pluginType: plugin.type, stateDir });
+  const select = new Select(plugin.module as unknown as SelectOps, { pluginType: plugin.type, stateDir, hookTimeoutMs: registry.timeoutMs });
   await select.init(table.nodes, []);
 
   const job = withAllocatePrefix(() => {

@@ -61,7 +61,7 @@ export class SimLauncher implements Launcher {
     record.start_time = now;
     record.end_time = record.time_limit === INFINITE ? INFINITE : now + record.time_limit * 60;
     job.reason = 'None';
-    await this.ctl.sched.slurm_sched_p_newalloc?.(record);
+    await this.ctl.sched.newalloc(record);
     this.onStart(job);
   }
 
@@ -100,7 +100,7 @@ export async function endSimJob(ctl: Controller, job: CtldJob, state: number): P
   record.job_state = state;
   record.end_time = ctl.now();
   await ctl.select.release(record);
-  await ctl.sched.slurm_sched_p_freealloc?.(record);
+  await ctl.sched.freealloc(record);
   ctl.removeJob(job);
 }
 

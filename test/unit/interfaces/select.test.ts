@@ -65,6 +65,26 @@ describe('Select facade', () => {
     expect(await select.call('select_p_resv_test', resv, 5, bits(4, [1]), null)).toBeNull();
   });
 
+  it('reports an async hook that never settles, naming the hook, instead of hanging the caller', async () => {
+    const hanging = { ...fixturePlugin(() => ({ rc: SLURM_ERROR })), select_p_job_test: () => new Promise<never>(() => {}) } as SelectOps;
+    const select = new Select(hanging, { pluginType: 'select/stuck', hookTimeoutMs: 50 });
+    await select.init(nodes, []);
+    const error = await caught(() => select.allocate(makeJob(), allBits(4), allBits(4)));
+    expect(error.message).toBe('select/stuck: select_p_job_test: did not return within 50 ms');
+  });
+
+  it('answers a synchronous plugin without a promise in between (the fast path of a scheduling pass)', async () => {
+    const select = new Select(fixturePlugin(() => ({ rc: SLURM_SUCCESS, nodes: bits(4, [0]) })), { pluginType: 'select/sync' });
+    await select.init(nodes, []);
+    let settled = false;
+    const allocating = select.allocate(makeJob(), allBits(4), allBits(4)).then(() => (settled = true));
+    // allocate awaits only what is a promise: one turn of the microtask queue settles it.
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(settled).toBe(true);
+    await allocating;
+  });
+
   it('refuses a plugin whose job_test picks nodes outside the candidates', async () => {
     const select = new Select(fixturePlugin(() => ({ rc: SLURM_SUCCESS, nodes: bits(4, [3]) })), {
       pluginType: 'select/rogue',
