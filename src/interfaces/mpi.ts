@@ -1,7 +1,7 @@
 // The mpi facade (Slurm's src/interfaces/mpi.c, mpi_g_*): one plugin chosen per step, its
 // four hooks called in Slurm's order by tsrun (client) and the step daemon (stepd).
 import { PluginError } from '../core/errors.js';
-import { callHook, hookFailure } from '../plugin-host/invoke.js';
+import { callHook, hookCrash, hookFailure } from '../plugin-host/invoke.js';
 import type { LoadedPlugin } from '../plugin-host/loaded-plugin.js';
 import type { MpiClientInfo, MpiStepInfo, MpiTaskInfo, MpiTaskLaunch, StepEnv } from '../plugin-api/mpi.js';
 
@@ -44,16 +44,15 @@ export class MpiFacade {
       timeoutMs: this.timeoutMs,
     });
     if (!launch?.attach && !launch?.exited) return launch ?? undefined;
-    // attach and exited run after the spawn, outside callHook: a throw there is still the
-    // plugin's crash.
+    // attach and exited run after the spawn, outside the invoker: a throw there is still the
+    // plugin's crash, reported the same way.
     const guard =
       <A extends unknown[]>(callback: ((...args: A) => void) | undefined) =>
       (...args: A): void => {
         try {
           callback?.apply(launch, args);
         } catch (error) {
-          const why = `crashed: ${error instanceof Error ? error.message : String(error)}`;
-          throw new PluginError(this.plugin.type, why, { hook: 'p_mpi_hook_slurmstepd_task', cause: error });
+          throw hookCrash(this.plugin, 'p_mpi_hook_slurmstepd_task', error);
         }
       };
     return {
