@@ -62,6 +62,28 @@ describe('SchedFacade', () => {
     expect(started).toEqual([1]);
   });
 
+  it('passes every argument of ctx.start and ctx.will_run on (a backfill start with a shorter time limit)', async () => {
+    const seen: unknown[][] = [];
+    const { sched } = facade({
+      slurm_sched_p_schedule: async (ctx) => {
+        await ctx.start(ctx.pending()[0]!, undefined, 30);
+        await ctx.will_run(ctx.pending()[1]!, undefined);
+        return SLURM_SUCCESS;
+      },
+    });
+    const { ctx } = context();
+    const spied: SchedContext = {
+      ...ctx,
+      start: (...args) => (seen.push(['start', args[0].job_id, ...args.slice(1)]), ctx.start(...args)),
+      will_run: (...args) => (seen.push(['will_run', args[0].job_id, ...args.slice(1)]), ctx.will_run(...args)),
+    };
+    expect(await sched.schedule(spied)).toBe(SLURM_SUCCESS);
+    expect(seen).toEqual([
+      ['start', 1, undefined, 30],
+      ['will_run', 2, undefined],
+    ]);
+  });
+
   it('a pass that throws is logged as one line naming the plugin and hook, and answers SLURM_ERROR', async () => {
     const { sched, errors } = facade({
       slurm_sched_p_schedule: () => {
