@@ -212,7 +212,12 @@ export async function container_p_join(job_id: number, uid: number, task: Contai
     if (missing !== undefined) task.cwd = '/tmp';
     return SLURM_SUCCESS;
   }
-  task.argv = [tools.nsenter!, `--mount=${nsFileOf(job_id)}`, '--', '/bin/sh', '-c', ENTER_SCRIPT, 'job_container/tmpfs', missing ? '/tmp' : cwd, ...task.argv];
+  const inside = missing ? '/tmp' : cwd;
+  // The host's helper enters the namespace and the directory itself and keeps the task's
+  // environment in order; nsenter and a shell otherwise (the shell reorders the environment).
+  task.argv = task.taskExec
+    ? [task.taskExec, '--mount-ns', nsFileOf(job_id), '--chdir', inside, '--', ...task.argv]
+    : [tools.nsenter!, `--mount=${nsFileOf(job_id)}`, '--', '/bin/sh', '-c', ENTER_SCRIPT, 'job_container/tmpfs', inside, ...task.argv];
   // The spawn itself happens outside the namespace, where that directory may not exist.
   if (task.cwd !== undefined) task.cwd = '/';
   return SLURM_SUCCESS;

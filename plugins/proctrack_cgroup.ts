@@ -180,19 +180,21 @@ export async function proctrack_p_oom_events(cont_id: bigint): Promise<number> {
 }
 
 /**
- * The task joins its cgroup itself before it execs (a shell writes its own pid to
- * cgroup.procs, then execs the task): nothing it forks can start outside the step.
+ * The task joins its cgroup itself before it execs (it writes its own pid to cgroup.procs,
+ * then execs the task): nothing it forks can start outside the step. The host's task exec
+ * helper does it when built, leaving the environment in the order the step daemon made it; a
+ * shell otherwise (same cgroups, but it re-exports the environment in its own order).
  */
 export function proctrack_p_join(step: ProctrackStep, task: ContainerTask): Rc {
   const container = step.cont_id === null ? undefined : containers.get(step.cont_id);
   if (container === undefined) return fail(EINVAL, `proctrack/cgroup: step ${step.jobid}.${step.stepid} has no container`);
-  const procs = path.join(container.dir, 'cgroup.procs');
-  if (container.memoryDir === undefined) {
-    task.argv.splice(0, 0, '/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', procs);
+  // The v1 memory cgroup first: nothing the task allocates is charged outside its limit.
+  const procs = [container.memoryDir, container.dir].filter((d) => d !== undefined).map((d) => path.join(d, 'cgroup.procs'));
+  if (task.taskExec !== undefined) {
+    task.argv.splice(0, 0, task.taskExec, ...procs.flatMap((file) => ['--procs', file]), '--');
   } else {
-    // The v1 memory cgroup first: nothing the task allocates is charged outside its limit.
-    const memoryProcs = path.join(container.memoryDir, 'cgroup.procs');
-    task.argv.splice(0, 0, '/bin/sh', '-c', 'echo $$ > "$0" && echo $$ > "$1" && shift && exec "$@"', memoryProcs, procs);
+    const writes = procs.map((_, i) => `echo $$ > "$${i + 1}"`).join(' && ');
+    task.argv.splice(0, 0, '/bin/sh', '-c', `${writes} && shift ${procs.length} && exec "$@"`, 'proctrack/cgroup', ...procs);
   }
   return SLURM_SUCCESS;
 }

@@ -1,23 +1,80 @@
 /*
- * tstask_exec PROGRAM [ARGS...]: runs PROGRAM in this process (execvp) after writing this
- * process's pid into the SLURM_TASK_PID entry of the environment, in place. slurmstepd sets
- * SLURM_TASK_PID in the forked task before its execve, between SLURM_CPUS_ON_NODE and
- * SLURM_NODEID; Node cannot run code between fork and exec, so the step daemon puts a
- * placeholder at that position and starts the task through this helper, whose pid the
- * program keeps. Exit 127 (ENOENT) or 126 (other errors) if the exec fails; the step daemon
- * checks the program before choosing this path, so that is rare.
+ * tstask_exec [--procs FILE]... [--mount-ns FILE] [--chdir DIR] [--] PROGRAM [ARGS...]
+ *
+ * Does in this process what slurmstepd's forked task does before its execve, then runs PROGRAM
+ * here (execvp), so the program keeps this pid and the environment exactly as given (a shell
+ * in between would re-export it in its own hash order):
+ *   --procs FILE     writes this pid into FILE, a cgroup's cgroup.procs (proctrack/cgroup's
+ *                    join: nothing the task forks starts outside the step's cgroup);
+ *   --mount-ns FILE  enters the mount namespace bound at FILE (setns, job_container/tmpfs);
+ *   --chdir DIR      changes to DIR, or to /tmp when DIR is not there (slurmstepd's fallback;
+ *                    the step daemon has already printed its line);
+ * and always writes this pid into the SLURM_TASK_PID entry of the environment, in place:
+ * slurmstepd sets it in the forked task, between SLURM_CPUS_ON_NODE and SLURM_NODEID; Node
+ * cannot run code between fork and exec, so the step daemon leaves a placeholder there.
+ * Exit 127 (ENOENT) or 126 (other errors) if the exec fails, 125 if a step before it fails.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 extern char **environ;
 
+static int fail(const char *what, const char *file) {
+  fprintf(stderr, "tstask_exec: %s %s: %s\n", what, file, strerror(errno));
+  return 125;
+}
+
+static int join_cgroup(const char *procs) {
+  char pid[32];
+  int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+  int fd = open(procs, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t written = write(fd, pid, (size_t)n);
+  int saved = errno;
+  close(fd);
+  errno = saved;
+  return written == n ? 0 : -1;
+}
+
+static int enter_mount_ns(const char *file) {
+  int fd = open(file, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  int rc = setns(fd, CLONE_NEWNS);
+  int saved = errno;
+  close(fd);
+  errno = saved;
+  return rc;
+}
+
 int main(int argc, char **argv) {
   static char entry[64];
-  if (argc < 2) {
-    fputs("usage: tstask_exec PROGRAM [ARGS...]\n", stderr);
+  int i = 1;
+  for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+    if (strcmp(argv[i], "--") == 0) {
+      i++;
+      break;
+    }
+    if (i + 1 >= argc) break;
+    const char *value = argv[i + 1];
+    if (strcmp(argv[i], "--procs") == 0) {
+      if (join_cgroup(value) != 0) return fail("cannot join", value);
+    } else if (strcmp(argv[i], "--mount-ns") == 0) {
+      if (enter_mount_ns(value) != 0) return fail("cannot enter the mount namespace", value);
+    } else if (strcmp(argv[i], "--chdir") == 0) {
+      if (chdir(value) != 0 && chdir("/tmp") != 0) return fail("cannot change directory to", value);
+    } else {
+      fprintf(stderr, "tstask_exec: unknown option %s\n", argv[i]);
+      return 125;
+    }
+    i++;
+  }
+  if (i >= argc) {
+    fputs("usage: tstask_exec [--procs FILE]... [--mount-ns FILE] [--chdir DIR] [--] PROGRAM [ARGS...]\n", stderr);
     return 2;
   }
   snprintf(entry, sizeof entry, "SLURM_TASK_PID=%ld", (long)getpid());
@@ -27,7 +84,7 @@ int main(int argc, char **argv) {
       break;
     }
   }
-  execvp(argv[1], argv + 1);
-  fprintf(stderr, "tstask_exec: %s: %s\n", argv[1], strerror(errno));
+  execvp(argv[i], argv + i);
+  fprintf(stderr, "tstask_exec: %s: %s\n", argv[i], strerror(errno));
   return errno == ENOENT ? 127 : 126;
 }

@@ -43,6 +43,15 @@ export interface ContainerTask {
    * slurmstepd's `couldn't chdir to ...: going to /tmp instead` line.
    */
   cwdError?: string;
+  /**
+   * The host's task exec helper (tstask_exec), when it is built. A plugin that must act inside
+   * the task's own process before it execs prefixes `[taskExec, ...options, '--']` to argv
+   * rather than a shell, which would re-export the environment in its own order. Options:
+   * `--procs FILE` (write the task's pid into a cgroup.procs file; repeatable), `--mount-ns
+   * FILE` (setns into the mount namespace bound at FILE), `--chdir DIR` (change to DIR, or to
+   * /tmp when it is not there). It then execs the rest with the same pid and environment.
+   */
+  readonly taskExec?: string;
 }
 
 /** The API version this file describes; a plugin on the older scheme declares `plugin_version = 101`. */

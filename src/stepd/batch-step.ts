@@ -108,10 +108,15 @@ async function runScript(
   // to re-export the environment, and orders it as on Slurm); without the helper a shell sets it.
   const helper = taskExecHelper();
   const script = helper
-    ? [helper, spec.script, ...spec.argv]
+    ? [helper, '--', spec.script, ...spec.argv]
     : ['/bin/sh', '-c', 'SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$0" "$@"', spec.script, ...spec.argv];
   // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.
-  const task: ContainerTask = { argv: spec.runAs ? argvAsUser(spec.runAs, script) : script, env: stepEnvOver(env), cwd };
+  const task: ContainerTask = {
+    argv: spec.runAs ? argvAsUser(spec.runAs, script) : script,
+    env: stepEnvOver(env),
+    cwd,
+    ...(helper === undefined ? {} : { taskExec: helper }),
+  };
   await container.join(task);
   // The job's container may hide the directory (job_container/tmpfs's private /tmp).
   if (task.cwdError !== undefined) chdirFailed(spec, fds.err, cwd, task.cwdError);

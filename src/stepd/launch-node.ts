@@ -9,7 +9,7 @@ import type { MpiStepInfo, MpiStepLayout, MpiTaskInfo } from '../plugin-api/mpi.
 import type { ProctrackOrphanPlan } from '../plugin-api/proctrack.js';
 import type { NodeLaunchSpec } from './launch-spec.js';
 import { finishTaskEnv, nodeEnv, taskEnv } from './task-env.js';
-import { startingWithTaskPid } from './task-pid.js';
+import { startingWithTaskPid, taskExecHelper } from './task-pid.js';
 import { onPty } from './pty-helper.js';
 import { stepEnvOver } from './step-env.js';
 import { signalTaskGroup, spawnTask, type SpawnArgv, type SpawnedTask, type TaskOutcome } from './spawn-task.js';
@@ -131,7 +131,12 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       // srun --pty: task 0 on a pseudo-terminal, through the pty helper (tsrun checked it is built).
       const program = step.pty && taskId === 0 ? onPty(step.pty, started) : started;
       // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.
-      const joined: ContainerTask = { argv: spec.runAs ? argvAsUser(spec.runAs, program) : [...program], env: stepEnvOver(envForTask), cwd };
+      const joined: ContainerTask = {
+        argv: spec.runAs ? argvAsUser(spec.runAs, program) : [...program],
+        env: stepEnvOver(envForTask),
+        cwd,
+        ...withTaskExec(),
+      };
       const { containerWrapped } = await container.join(joined);
       // The job's container may hide the directory (job_container/tmpfs's private /tmp): once a node.
       if (joined.cwdError !== undefined && !cwdReported) report(`couldn't chdir to \`${cwd}': ${joined.cwdError}: going to /tmp instead`);
@@ -241,6 +246,12 @@ function asSpawned(spec: NodeLaunchSpec, argv: string[], program: string[], env:
   const pathVar = env.find((entry) => entry.startsWith('PATH='))?.slice(5);
   if (execProblem(who, program[0]!, cwd, pathVar) === undefined) return argv;
   return who ? { argv: program, uid: who.uid, gid: who.gid } : program;
+}
+
+/** The helper the plugins' join wrappers may use instead of a shell (ContainerTask.taskExec). */
+function withTaskExec(): { taskExec?: string } {
+  const taskExec = taskExecHelper();
+  return taskExec === undefined ? {} : { taskExec };
 }
 
 function readsStdin(mode: NodeLaunchSpec['stdin'], taskId: number): boolean {

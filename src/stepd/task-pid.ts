@@ -36,7 +36,7 @@ export function startingWithTaskPid(program: string[], env: string[], cwd: strin
   const exec = taskExecHelper();
   const pathVar = env.find((entry) => entry.startsWith('PATH='))?.slice(5);
   const who = runAs ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, groups: process.getgroups?.() ?? [], name: '' };
-  if (exec !== undefined && execProblem(who, program[0]!, cwd, pathVar) === undefined) return [exec, ...program];
+  if (exec !== undefined && execProblem(who, program[0]!, cwd, pathVar) === undefined) return [exec, '--', ...program];
   unsetenvp(env, 'SLURM_TASK_PID');
   return program;
 }

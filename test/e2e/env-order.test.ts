@@ -5,12 +5,13 @@
 // only for their form.
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixture, repoRoot } from '../helpers/run-bin.js';
 import { testController } from '../helpers/controller.js';
 
-// proctrack/pgid: proctrack/cgroup (the default where a cgroup v2 tree is writable) joins each
-// task to its cgroup through a shell, which re-exports the environment in its own hash order.
+// proctrack/pgid here; proctrack/cgroup (the default as root) and job_container/tmpfs's
+// namespace are checked below, where a join could come between the step daemon and the task.
 const small = fixture('clusters', 'proctrack-pgid.yaml'); // node[1-2], 2 CPUs each
 
 /** `srun -N1 -n2 -l env | sort -s -k1,1`, task 0's variables (SLURM_*, SLURMD_*, TMPDIR). */
@@ -127,4 +128,48 @@ describe('environment of tasks and batch scripts, in Slurm 22.05 order', () => {
     expect(inner.exitCode).toBe(0);
     expect(names(ctl.read('inner.out').split('\n')).filter((n) => n.startsWith('SLURM'))).toEqual(SRUN_IN_BATCH);
   });
+});
+
+// As root the tasks join proctrack/cgroup's cgroup and job_container/tmpfs's mount namespace in
+// their own process before they exec (the task exec helper, tstask_exec); the order the step
+// daemon made must survive it (a shell there re-exported the environment in dash's order).
+describe.skipIf(process.getuid?.() !== 0)('the same order under proctrack/cgroup and job_container/tmpfs (root)', () => {
+  // Outside /tmp: the jobs' private /tmp would hide the work directory.
+  const ctl = testController(callerEnv({}), '/var/tmp');
+  afterAll(() => ctl.stop());
+  const cluster = (name: string, plugins: string) => {
+    const file = path.join(ctl.workDir, `${name}.yaml`);
+    writeFileSync(
+      file,
+      `cluster: ${name}\nplugins:\n${plugins}nodes:\n  - name: node[1-2]\n    cpus: 2\n    memory: 1000\n` +
+        `partitions:\n  - name: debug\n    nodes: ALL\n    default: true\n` +
+        `options:\n  job_container_tmpfs:\n    base_path: ${path.join(ctl.workDir, 'jc')}\n    auto_base_path: true\n    mode: namespace\n`,
+    );
+    return file;
+  };
+  const cases = [
+    { name: 'cgroup', plugins: '  proctrack: proctrack/cgroup\n' },
+    { name: 'tmpfs', plugins: '  proctrack: proctrack/cgroup\n  job_container: job_container/tmpfs\n' },
+  ];
+
+  for (const { name, plugins } of cases) {
+    it(`${name}: task 0 of tsrun -N1 -n2 -l env, a batch script and tsrun inside it`, async () => {
+      const env = { TSLURM_CONF: cluster(name, plugins) };
+      const result = await ctl.run('tsrun', ['-N1', '-n2', '-l', 'env'], { env });
+      expect(result.stderr).toBe('');
+      expect(result.exitCode).toBe(0);
+      const lines = task0(result.stdout);
+      expect(names(lines)).toEqual(SRUN_TASK);
+      // The helper is the task: its pid is the program's.
+      const pid = await ctl.run('tsrun', ['-n1', 'sh', '-c', 'echo "$$ $SLURM_TASK_PID $PWD"'], { env });
+      expect(pid.stdout.trim().split(' ')).toEqual([pid.stdout.split(' ')[0], pid.stdout.split(' ')[0], ctl.workDir]);
+      const batch = await ctl.run('tsbatch', ['--wait', '-o', `${name}.out`, '--wrap', `env; node ${path.join(repoRoot, 'bin', 'tsrun.js')} env`], { env });
+      expect(batch.exitCode).toBe(0);
+      const out = ctl.read(`${name}.out`).split('\n');
+      // The script's env, then the step's: each starts its SLURM_* with SLURM_JOBID.
+      const second = out.findLastIndex((l) => l.startsWith('SLURM_JOBID='));
+      expect(names(out.slice(0, second))).toEqual(BATCH_SCRIPT);
+      expect(names(out.slice(second)).filter((n) => n.startsWith('SLURM'))).toEqual(SRUN_IN_BATCH);
+    });
+  }
 });
