@@ -52,6 +52,10 @@ export function batchEnv(job: CtldJob, facts: BatchEnvFacts): string[] {
   set('SLURM_JOB_NUM_NODES', facts.nodeNames.length);
   set('SLURM_NNODES', facts.nodeNames.length);
   set('SLURM_JOB_CPUS_PER_NODE', compressCounts(facts.cpusPerNode));
+  // -A, --qos: Slurm exports the job's account and QOS (it has a QOS only with accounting);
+  // before SLURM_CPUS_ON_NODE, which shares the account's bucket in the shell's order.
+  if (desc.account !== undefined) set('SLURM_JOB_ACCOUNT', desc.account);
+  if (desc.qos !== undefined) set('SLURM_JOB_QOS', desc.qos);
   set('SLURM_CPUS_ON_NODE', facts.cpusPerNode[0] ?? 1);
   set('SLURM_TASKS_PER_NODE', compressCounts(tasksPerNode(job.desc, facts.cpusPerNode)));
   set('SLURM_JOB_UID', record.user_id);

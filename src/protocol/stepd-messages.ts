@@ -86,6 +86,9 @@ export const StepFactsSchema = v.strictObject({
   jobUid: v.optional(posixId),
   jobGid: v.optional(posixId),
   jobUser: v.optional(v.string()),
+  /** -A and --qos of tsrun's own job (SLURM_JOB_ACCOUNT, SLURM_JOB_QOS); a job step inherits them. */
+  account: v.optional(v.string()),
+  qos: v.optional(v.string()),
   /** SLURM_WORKING_CLUSTER: `cluster:controller host:port:protocol version:select plugin id`. */
   workingCluster: v.optional(v.string()),
   /** tsrun's port the nodes reach it on (SLURM_SRUN_COMM_PORT), with launchNodeAddr; 0: none. */

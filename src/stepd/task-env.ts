@@ -52,6 +52,8 @@ export function nodeEnv(spec: NodeLaunchSpec): string[] {
   set('SLURM_TASKS_PER_NODE', tasksPerNode);
   if (step.jobUid !== undefined) set('SLURM_JOB_UID', step.jobUid);
   if (step.jobUser !== undefined) set('SLURM_JOB_USER', step.jobUser);
+  if (step.account !== undefined) set('SLURM_JOB_ACCOUNT', step.account);
+  if (step.qos !== undefined) set('SLURM_JOB_QOS', step.qos);
   if (step.workingCluster !== undefined) set('SLURM_WORKING_CLUSTER', step.workingCluster);
   set('SLURM_JOB_NODELIST', step.jobNodelist);
   set('SLURM_STEP_NODELIST', stepNodelist);

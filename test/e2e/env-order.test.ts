@@ -104,6 +104,29 @@ describe('environment of tasks and batch scripts, in Slurm 22.05 order', () => {
     }
   });
 
+  // Real Slurm without accounting storage has no QOS for a job and sets no SLURM_JOB_QOS;
+  // tslurm records --qos on the job and exports it where Slurm's env_array_for_job puts it.
+  it('-A and --qos: SLURM_JOB_ACCOUNT (and SLURM_JOB_QOS) after SLURM_JOB_USER, in the batch script after SLURM_JOB_GID', async () => {
+    const withAccount = (list: readonly string[], after: string, qos: boolean) => {
+      const at = list.indexOf(after) + 1;
+      return [...list.slice(0, at), 'SLURM_JOB_ACCOUNT', ...(qos ? ['SLURM_JOB_QOS'] : []), ...list.slice(at)];
+    };
+    for (const run of [() => ctl.run('tsrun', ['-A', 'acct', '--qos=normal', '-N1', '-n2', '-l', 'env']), () => sh('srun -A acct --qos=normal -N1 -n2 -l env')]) {
+      const result = await run();
+      expect(result.exitCode).toBe(0);
+      const lines = task0(result.stdout);
+      expect(names(lines)).toEqual(withAccount(SRUN_TASK, 'SLURM_JOB_USER', true));
+      expect(lines).toContain('SLURM_JOB_ACCOUNT=acct');
+      expect(lines).toContain('SLURM_JOB_QOS=normal');
+    }
+    const batch = await sh('sbatch --wait -A acct --qos=normal -o acct.out --wrap env && cat acct.out');
+    expect(batch.exitCode).toBe(0);
+    const lines = batch.stdout.split('\n');
+    expect(names(lines).filter((n) => n !== 'SLURM_JOB_QOS')).toEqual(withAccount(BATCH_SCRIPT, 'SLURM_JOB_GID', false));
+    expect(lines).toContain('SLURM_JOB_ACCOUNT=acct');
+    expect(lines).toContain('SLURM_JOB_QOS=normal');
+  });
+
   it("SLURM_TASK_PID is the task's own pid", async () => {
     const result = await ctl.run('tsrun', ['-n1', 'sh', '-c', 'echo "$$ $SLURM_TASK_PID"']);
     const [shell, task] = result.stdout.trim().split(' ');

@@ -49,6 +49,8 @@ export function sallocEnv(base: NodeJS.ProcessEnv, facts: SallocEnvFacts): NodeJ
   set('SLURM_NNODES', grant.nodeNames.length);
   set('SLURM_NODELIST', nodelist);
   set('SLURM_TASKS_PER_NODE', compressCounts(tasksPerNode({ ntasks, ntasksPerNode: req.ntasksPerNode, cpusPerTask }, grant.cpusPerNode)));
+  if (req.extras.account !== undefined) set('SLURM_JOB_ACCOUNT', req.extras.account);
+  if (req.extras.qos !== undefined) set('SLURM_JOB_QOS', req.extras.qos);
   if (ntasks !== undefined) {
     set('SLURM_NTASKS', ntasks);
     set('SLURM_NPROCS', ntasks);

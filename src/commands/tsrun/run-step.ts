@@ -169,6 +169,9 @@ function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, 
     jobUid: user.uid,
     jobGid: user.gid,
     jobUser: user.username,
+    // Inside an allocation the job's own (salloc's, sbatch's) are in the inherited environment.
+    ...(alloc.ownJob && req.extras.account !== undefined && { account: req.extras.account }),
+    ...(alloc.ownJob && req.extras.qos !== undefined && { qos: req.extras.qos }),
     workingCluster: workingCluster(config),
     // Embedded tsrun listens on no port (its tasks are its children); daemon mode sets its I/O port.
     srunPort: 0,
