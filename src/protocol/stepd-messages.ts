@@ -89,6 +89,9 @@ export const StepFactsSchema = v.strictObject({
   /** -A and --qos of tsrun's own job (SLURM_JOB_ACCOUNT, SLURM_JOB_QOS); a job step inherits them. */
   account: v.optional(v.string()),
   qos: v.optional(v.string()),
+  /** --task-prolog, --task-epilog: run per task by the step daemon, as the user. */
+  taskProlog: v.optional(v.string()),
+  taskEpilog: v.optional(v.string()),
   /** SLURM_WORKING_CLUSTER: `cluster:controller host:port:protocol version:select plugin id`. */
   workingCluster: v.optional(v.string()),
   /** tsrun's port the nodes reach it on (SLURM_SRUN_COMM_PORT), with launchNodeAddr; 0: none. */

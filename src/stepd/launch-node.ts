@@ -12,7 +12,8 @@ import { finishTaskEnv, nodeEnv, taskEnv } from './task-env.js';
 import { startingWithTaskPid, taskExecHelper } from './task-pid.js';
 import { onPty } from './pty-helper.js';
 import { stepEnvOver } from './step-env.js';
-import { signalTaskGroup, spawnTask, type SpawnArgv, type SpawnedTask, type TaskOutcome } from './spawn-task.js';
+import { signalTaskGroup, spawnTask, taskNotStarted, type SpawnArgv, type SpawnedTask, type TaskOutcome } from './spawn-task.js';
+import { runTaskEpilog, runTaskProlog, type TaskScriptContext } from './task-scripts.js';
 import { StepContainer, type StepdPlugins } from './step-container.js';
 import { compressHostlist } from '../core/hostlist.js';
 import { execFailure, type TaskExit } from '../core/exit-status.js';
@@ -70,7 +71,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     task_dist: step.taskDist,
   };
   const stepDone = new AbortController();
-  const tasks: Array<{ taskId: number; spawned: SpawnedTask }> = [];
+  const tasks: Array<{ taskId: number; spawned: SpawnedTask; epilogEnv: readonly string[] }> = [];
   const report = (error: unknown): void =>
     sink.daemonError(`tsstepd-${nodeName}: error: ${error instanceof Error ? error.message : String(error)}`);
   // One signal after the other, in the order asked: a SIGINT then SIGKILL (a double Ctrl-C)
@@ -108,6 +109,15 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     abort_step: abortStep,
   };
 
+  const taskScriptContext = (taskId: number, dir: string): TaskScriptContext => ({
+    container,
+    runAs: spec.runAs,
+    cwd: dir,
+    report: (line) => sink.daemonError(`tsstepd-${nodeName}: error: ${line}`),
+    stdout: (chunk) => sink.stdout(taskId, chunk),
+    stderr: (chunk) => sink.stderr(taskId, chunk),
+  });
+
   let cwdReported = false;
   try {
     await mpi.stepdPrefork(stepInfo, stepEnvOver(env));
@@ -126,6 +136,16 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       };
       const launch = await mpi.stepdTask(taskInfo, stepEnvOver(envForTask));
       const stdinKind = spec.stdin === 'none' ? 'ignore' : 'pipe';
+      // The epilog sees the task's variables as they were before its prolog changed them.
+      const epilogEnv = [...envForTask];
+      const scripts = taskScriptContext(taskId, cwd);
+      const prologFailed = step.taskProlog === undefined ? undefined : await runTaskProlog(step.taskProlog, envForTask, scripts);
+      if (prologFailed !== undefined) {
+        tasks.push({ taskId, spawned: taskNotStarted(prologFailed), epilogEnv });
+        if (launch?.attach) launch.attach([]);
+        if (launch?.exited) await Promise.resolve(launch.exited()).catch(report);
+        continue;
+      }
       finishTaskEnv(envForTask);
       const started = startingWithTaskPid([...(spec.argv[localId] ?? spec.argv[0]!)], envForTask, cwd, spec.runAs);
       // srun --pty: task 0 on a pseudo-terminal, through the pty helper (tsrun checked it is built).
@@ -144,7 +164,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       const spawnCwd = joined.cwd ?? cwd;
       const command = containerWrapped ? joined.argv : asSpawned(spec, joined.argv, program, envForTask, spawnCwd);
       const spawned = spawnTask(command, envForTask, spawnCwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
-      tasks.push({ taskId, spawned });
+      tasks.push({ taskId, spawned, epilogEnv });
       if (spawned.child.pid !== undefined) sink.taskStarted?.(spawned.child.pid);
       spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));
       spawned.child.stderr?.on('data', (chunk: Buffer) => sink.stderr(taskId, chunk));
@@ -173,8 +193,11 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
 
   const done = (async (): Promise<TaskExit[]> => {
     const exits = await Promise.all(
-      tasks.map(async ({ taskId, spawned }, i) => {
-        const exit = toTaskExit(taskId, nodeName, await spawned.exit, spec.argv[i] ?? spec.argv[0]!, sink);
+      tasks.map(async ({ taskId, spawned, epilogEnv }, i) => {
+        const outcome = await spawned.exit;
+        // slurmstepd runs the task epilog before it reports the task's exit.
+        if (step.taskEpilog !== undefined) await runTaskEpilog(step.taskEpilog, epilogEnv, taskScriptContext(taskId, cwd)).catch(report);
+        const exit = toTaskExit(taskId, nodeName, outcome, spec.argv[i] ?? spec.argv[0]!, sink);
         sink.taskExited?.(exit);
         return exit;
       }),

@@ -1,7 +1,7 @@
 // Starting one task as a real process. Each task leads its own process group (detached →
 // setsid), so a signal to the group reaches everything it started, and tsrun's own Ctrl-C is
 // not delivered to it behind our back: the step daemon decides what the tasks get.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import type { Duplex, Stream } from 'node:stream';
 import { envArrayToObject } from '../core/env-array.js';
 
@@ -59,6 +59,14 @@ export function spawnTask(
     child.once('error', () => resolve());
   });
   return { child, exit, closed, pipes: child.pid === undefined ? [] : ends };
+}
+
+/**
+ * A task that never started (its task prolog failed): it ended at once with `code`, as
+ * slurmstepd's forked task exits with the prolog's status without exec'ing the program.
+ */
+export function taskNotStarted(code: number): SpawnedTask {
+  return { child: new ChildProcess(), exit: Promise.resolve({ kind: 'exited', code }), closed: Promise.resolve(), pipes: [] };
 }
 
 /** Sends a signal to the task's whole process group; a group already gone is not an error. */

@@ -172,6 +172,8 @@ function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, 
     // Inside an allocation the job's own (salloc's, sbatch's) are in the inherited environment.
     ...(alloc.ownJob && req.extras.account !== undefined && { account: req.extras.account }),
     ...(alloc.ownJob && req.extras.qos !== undefined && { qos: req.extras.qos }),
+    ...(req.taskProlog !== undefined && { taskProlog: req.taskProlog }),
+    ...(req.taskEpilog !== undefined && { taskEpilog: req.taskEpilog }),
     workingCluster: workingCluster(config),
     // Embedded tsrun listens on no port (its tasks are its children); daemon mode sets its I/O port.
     srunPort: 0,

@@ -1,0 +1,137 @@
+// srun's --task-prolog and --task-epilog, as slurmstepd runs them (observed on Slurm 22.05;
+// /work/ref/task-prolog.txt): per task, as the task's user, in the step's containers, with the
+// task's environment plus SLURM_SCRIPT_CONTEXT. The prolog runs just before the task starts and
+// its stdout speaks to the step daemon: `export NAME=value` and `unset NAME` change the task's
+// environment, `print TEXT` goes to the task's stdout; its stderr is dropped. A failing prolog
+// is the task's end: it exits with the prolog's status without running. The epilog runs once the
+// task has ended, before its exit is reported; its stdout is dropped, its stderr is the task's.
+import { constants } from 'node:os';
+import path from 'node:path';
+import { envArrayOverwrite, getenvp, unsetenvp } from '../core/env-array.js';
+import { slurm_strerror } from '../core/errno.js';
+import type { ContainerTask } from '../plugin-api/job-container.js';
+import { argvAsUser, execProblem, type RunAs } from './run-as.js';
+import { spawnTask } from './spawn-task.js';
+import type { StepContainer } from './step-container.js';
+import { stepEnvOver } from './step-env.js';
+import { taskExecHelper } from './task-pid.js';
+
+export interface TaskScriptContext {
+  container: StepContainer;
+  runAs: RunAs | undefined;
+  cwd: string;
+  /** The step daemon's error line (prefixed with its name by the caller). */
+  report(line: string): void;
+  stdout(chunk: Buffer): void;
+  stderr(chunk: Buffer): void;
+}
+
+/** How a script ended: its exit code, or the signal that ended it. */
+type ScriptEnd = { code: number } | { signal: NodeJS.Signals };
+
+/**
+ * Runs the task prolog for a task whose environment is `env` and applies what it printed to it.
+ * @returns undefined when the task may start, else the exit status the task ends with.
+ */
+export async function runTaskProlog(script: string, env: string[], ctx: TaskScriptContext): Promise<number | undefined> {
+  envArrayOverwrite(env, 'SLURM_SCRIPT_CONTEXT', 'prolog_task');
+  const why = cannotRun(script, env, ctx);
+  if (why !== undefined) {
+    ctx.report(`run_command: user task_prolog ${why}`);
+    ctx.report('user task_prolog did not exit normally. reason: Run command failed - configuration error');
+    ctx.report('--task-prolog failed status=1');
+    return 1;
+  }
+  let out = '';
+  const end = await runScript(script, scriptEnv(env), ctx, undefined, (chunk) => (out += chunk.toString()));
+  if ('signal' in end) {
+    ctx.report('user task_prolog did not exit normally. reason: ');
+    ctx.report('--task-prolog failed status=1');
+    return 1;
+  }
+  if (end.code !== 0) {
+    ctx.report(`--task-prolog failed status=${end.code}`);
+    return end.code;
+  }
+  for (const line of out.split('\n')) applyPrologLine(line, env, ctx);
+  return undefined;
+}
+
+/** Runs the task epilog once the task whose environment (before its prolog) was `env` ended. */
+export async function runTaskEpilog(script: string, env: readonly string[], ctx: TaskScriptContext): Promise<void> {
+  const epilogEnv = scriptEnv(env);
+  envArrayOverwrite(epilogEnv, 'SLURM_SCRIPT_CONTEXT', 'epilog_task');
+  if (!path.isAbsolute(script) || cannotRun(script, epilogEnv, ctx) !== undefined) {
+    ctx.report(`Could not run user task_epilog [${script}]: access denied`);
+    ctx.report('TaskEpilog failed status=-1');
+    return;
+  }
+  const end = await runScript(script, epilogEnv, ctx, (chunk) => ctx.stderr(chunk));
+  // slurmstepd prints the raw wait status here.
+  const status = 'signal' in end ? (constants.signals[end.signal] ?? 9) : end.code << 8;
+  if (status !== 0) ctx.report(`TaskEpilog failed status=${status}`);
+}
+
+/** Why the script cannot be run as the task's user (run_command's words), or undefined. */
+function cannotRun(script: string, env: readonly string[], ctx: TaskScriptContext): string | undefined {
+  if (!path.isAbsolute(script)) return `is not fully qualified pathname (${script})`;
+  const problem = execProblem(ctx.runAs, script, ctx.cwd, getenvp(env, 'PATH') ?? undefined);
+  if (problem === undefined) return undefined;
+  const errno = (constants.errno as Record<string, number>)[problem] ?? constants.errno.EACCES;
+  return `can not be executed (${script}) ${slurm_strerror(errno)}`;
+}
+
+/** The script sees the task's variables, but not the placeholder of the task's own pid. */
+function scriptEnv(env: readonly string[]): string[] {
+  const copy = [...env];
+  unsetenvp(copy, 'SLURM_TASK_PID');
+  return copy;
+}
+
+/**
+ * One script, joined to the step's containers as a task is (its cgroup, the job's namespace),
+ * as the user, with no stdin. Its stdout and stderr go to the callbacks given, or nowhere.
+ */
+async function runScript(
+  script: string,
+  env: string[],
+  ctx: TaskScriptContext,
+  onStderr: ((chunk: Buffer) => void) | undefined,
+  onStdout?: (chunk: Buffer) => void,
+): Promise<ScriptEnd> {
+  const taskExec = taskExecHelper();
+  const task: ContainerTask = {
+    argv: ctx.runAs ? argvAsUser(ctx.runAs, [script]) : [script],
+    env: stepEnvOver(env),
+    cwd: ctx.cwd,
+    ...(taskExec !== undefined && { taskExec }),
+  };
+  await ctx.container.join(task);
+  const spawned = spawnTask(task.argv, env, task.cwd ?? ctx.cwd, [], 'ignore');
+  const { child } = spawned;
+  if (onStdout) child.stdout?.on('data', onStdout);
+  else child.stdout?.resume();
+  if (onStderr) child.stderr?.on('data', onStderr);
+  else child.stderr?.resume();
+  if (child.pid !== undefined) {
+    await ctx.container.adopt(child.pid, () => child.exitCode !== null || child.signalCode !== null).catch(() => {});
+  }
+  const outcome = await spawned.exit;
+  await spawned.closed;
+  if (outcome.kind === 'signaled') return { signal: outcome.signal };
+  return { code: outcome.kind === 'exited' ? outcome.code : 127 };
+}
+
+/** One line of the prolog's stdout: `export NAME=value`, `unset NAME`, `print TEXT`; others are ignored. */
+function applyPrologLine(line: string, env: string[], ctx: { stdout(chunk: Buffer): void }): void {
+  if (line.startsWith('export ')) {
+    const assignment = line.slice(7).trimStart();
+    const equals = assignment.indexOf('=');
+    if (equals > 0) envArrayOverwrite(env, assignment.slice(0, equals), assignment.slice(equals + 1));
+  } else if (line.startsWith('unset ')) {
+    const name = line.slice(6).trimStart().split(' ')[0];
+    if (name) unsetenvp(env, name);
+  } else if (line.startsWith('print ')) {
+    ctx.stdout(Buffer.from(`${line.slice(6).trimStart()}\n`));
+  }
+}
