@@ -1,5 +1,6 @@
 /*
- * tstask_exec [--procs FILE]... [--mount-ns FILE] [--chdir DIR] [--] PROGRAM [ARGS...]
+ * tstask_exec [--procs FILE]... [--mount-ns FILE] [--chdir DIR] [--umask OCTAL]
+ *             [--rlimit NAME=SOFT]... [--] PROGRAM [ARGS...]
  *
  * Does in this process what slurmstepd's forked task does before its execve, then runs PROGRAM
  * here (execvp), so the program keeps this pid and the environment exactly as given (a shell
@@ -9,6 +10,10 @@
  *   --mount-ns FILE  enters the mount namespace bound at FILE (setns, job_container/tmpfs);
  *   --chdir DIR      changes to DIR, or to /tmp when DIR is not there (slurmstepd's fallback;
  *                    the step daemon has already printed its line);
+ *   --umask OCTAL    the submitter's umask (SLURM_UMASK);
+ *   --rlimit NAME=SOFT  the submitter's soft limit (srun --propagate: CORE, NOFILE, ...; SOFT a
+ *                    number or "unlimited"), raised no higher than the hard limit unless root,
+ *                    as slurmstepd's set_user_limits does;
  * and always writes this pid into the SLURM_TASK_PID entry of the environment, in place:
  * slurmstepd sets it in the forked task, between SLURM_CPUS_ON_NODE and SLURM_NODEID; Node
  * cannot run code between fork and exec, so the step daemon leaves a placeholder there.
@@ -19,7 +24,10 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -51,6 +59,35 @@ static int enter_mount_ns(const char *file) {
   return rc;
 }
 
+static const struct {
+  const char *name;
+  int resource;
+} limits[] = {
+    {"AS", RLIMIT_AS},       {"CORE", RLIMIT_CORE},   {"CPU", RLIMIT_CPU},     {"DATA", RLIMIT_DATA},
+    {"FSIZE", RLIMIT_FSIZE}, {"MEMLOCK", RLIMIT_MEMLOCK}, {"NOFILE", RLIMIT_NOFILE}, {"NPROC", RLIMIT_NPROC},
+    {"RSS", RLIMIT_RSS},     {"STACK", RLIMIT_STACK},
+};
+
+/* NAME=SOFT: the soft limit, capped at the hard one when this process may not raise it. */
+static int propagate_limit(const char *spec) {
+  const char *equals = strchr(spec, '=');
+  if (!equals) return -1;
+  for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+    if (strncmp(spec, limits[i].name, (size_t)(equals - spec)) != 0 || limits[i].name[equals - spec] != '\0') continue;
+    struct rlimit current;
+    if (getrlimit(limits[i].resource, &current) != 0) return -1;
+    rlim_t soft = strcmp(equals + 1, "unlimited") == 0 ? RLIM_INFINITY : (rlim_t)strtoull(equals + 1, NULL, 10);
+    struct rlimit wanted = {soft, current.rlim_max};
+    if (soft > current.rlim_max && current.rlim_max != RLIM_INFINITY) {
+      if (geteuid() == 0) wanted.rlim_max = soft;
+      else wanted.rlim_cur = current.rlim_max;
+    }
+    return setrlimit(limits[i].resource, &wanted);
+  }
+  errno = EINVAL;
+  return -1;
+}
+
 int main(int argc, char **argv) {
   static char entry[64];
   int i = 1;
@@ -67,6 +104,11 @@ int main(int argc, char **argv) {
       if (enter_mount_ns(value) != 0) return fail("cannot enter the mount namespace", value);
     } else if (strcmp(argv[i], "--chdir") == 0) {
       if (chdir(value) != 0 && chdir("/tmp") != 0) return fail("cannot change directory to", value);
+    } else if (strcmp(argv[i], "--umask") == 0) {
+      umask((mode_t)strtoul(value, NULL, 8));
+    } else if (strcmp(argv[i], "--rlimit") == 0) {
+      /* slurmstepd logs a limit it cannot set and starts the task anyway. */
+      if (propagate_limit(value) != 0) fprintf(stderr, "tstask_exec: cannot propagate %s: %s\n", value, strerror(errno));
     } else {
       fprintf(stderr, "tstask_exec: unknown option %s\n", argv[i]);
       return 125;
@@ -74,7 +116,7 @@ int main(int argc, char **argv) {
     i++;
   }
   if (i >= argc) {
-    fputs("usage: tstask_exec [--procs FILE]... [--mount-ns FILE] [--chdir DIR] [--] PROGRAM [ARGS...]\n", stderr);
+    fputs("usage: tstask_exec [--procs FILE]... [--mount-ns FILE] [--chdir DIR] [--umask OCTAL] [--rlimit NAME=SOFT]... [--] PROGRAM [ARGS...]\n", stderr);
     return 2;
   }
   snprintf(entry, sizeof entry, "SLURM_TASK_PID=%ld", (long)getpid());

@@ -75,6 +75,10 @@ export const StepFactsSchema = v.strictObject({
   submitHost: v.string(),
   launchNodeAddr: v.string(),
   umask: v.string(),
+  /** --propagate: the submitter's soft limits the tasks start with, `NAME=value` (CORE, NOFILE, ...). */
+  rlimits: v.optional(v.array(v.string())),
+  /** SLURM_PRIO_PROCESS: the submitter's nice value. */
+  prioProcess: v.optional(int(-20, 19)),
   label: v.boolean(),
   /** Minutes, or INFINITE. */
   timeLimit: minutes,

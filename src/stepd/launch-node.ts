@@ -118,6 +118,10 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     stderr: (chunk) => sink.stderr(taskId, chunk),
   });
 
+  // The submitter's umask and soft limits (--propagate), set by the task exec helper in the
+  // task's process, after it became the user, as slurmstepd sets them before its exec.
+  const submitterSettings = ['--umask', step.umask, ...(step.rlimits ?? []).flatMap((limit) => ['--rlimit', limit])];
+
   let cwdReported = false;
   try {
     await mpi.stepdPrefork(stepInfo, stepEnvOver(env));
@@ -147,7 +151,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
         continue;
       }
       finishTaskEnv(envForTask);
-      const started = startingWithTaskPid([...(spec.argv[localId] ?? spec.argv[0]!)], envForTask, cwd, spec.runAs);
+      const started = startingWithTaskPid([...(spec.argv[localId] ?? spec.argv[0]!)], envForTask, cwd, spec.runAs, submitterSettings);
       // srun --pty: task 0 on a pseudo-terminal, through the pty helper (tsrun checked it is built).
       const program = step.pty && taskId === 0 ? onPty(step.pty, started) : started;
       // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.

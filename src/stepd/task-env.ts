@@ -26,7 +26,7 @@ export function nodeEnv(spec: NodeLaunchSpec): string[] {
   if (step.confFile !== undefined) set('SLURM_CONF', step.confFile);
   // mpi/none leaves SLURM_MPI_TYPE unset (observed); any other type sets it.
   if (step.mpiType !== 'none') set('SLURM_MPI_TYPE', step.mpiType);
-  set('SLURM_PRIO_PROCESS', 0);
+  set('SLURM_PRIO_PROCESS', step.prioProcess ?? 0);
   set('SLURM_UMASK', step.umask);
   set('SLURM_CLUSTER_NAME', step.clusterName);
   set('SLURM_SUBMIT_DIR', step.submitDir);

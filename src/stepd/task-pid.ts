@@ -31,12 +31,13 @@ function executable(file: string): boolean {
  * The program to spawn for a task: behind the helper when it is built and the program would
  * start (a missing or forbidden program keeps slurmstepd's own execve report, which the direct
  * spawn gives); otherwise the program itself, and SLURM_TASK_PID leaves the task's env.
+ * `options`: the helper's own (--umask, --rlimit), for what the task takes from its submitter.
  */
-export function startingWithTaskPid(program: string[], env: string[], cwd: string, runAs: RunAs | undefined): string[] {
+export function startingWithTaskPid(program: string[], env: string[], cwd: string, runAs: RunAs | undefined, options: readonly string[] = []): string[] {
   const exec = taskExecHelper();
   const pathVar = env.find((entry) => entry.startsWith('PATH='))?.slice(5);
   const who = runAs ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, groups: process.getgroups?.() ?? [], name: '' };
-  if (exec !== undefined && execProblem(who, program[0]!, cwd, pathVar) === undefined) return [exec, '--', ...program];
+  if (exec !== undefined && execProblem(who, program[0]!, cwd, pathVar) === undefined) return [exec, ...options, '--', ...program];
   unsetenvp(env, 'SLURM_TASK_PID');
   return program;
 }

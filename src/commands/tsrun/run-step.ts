@@ -22,7 +22,8 @@ import { stepEnvOver } from '../../stepd/step-env.js';
 import type { StepFacts } from '../../stepd/launch-spec.js';
 import { exportedEnv } from './export-env.js';
 import { ptyHelper } from '../../stepd/pty-helper.js';
-import { cpuBindEnv } from './step-options.js';
+import { cpuBindEnv, RLIMITS } from './step-options.js';
+import { softLimits } from '../../core/rlimits.js';
 import { runSrunEpilog, runSrunProlog } from './srun-prolog.js';
 import { envArrayOverwrite } from '../../core/env-array.js';
 import { resolveAllocation } from './allocation-source.js';
@@ -161,6 +162,8 @@ function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, 
     submitHost: os.hostname().split('.')[0]!,
     launchNodeAddr: '127.0.0.1',
     umask: umaskString(),
+    rlimits: softLimits(req.propagate ?? RLIMITS),
+    prioProcess: os.getPriority(),
     label: req.label,
     timeLimit: alloc.timeLimit,
     // The built-in cluster has no file to name.

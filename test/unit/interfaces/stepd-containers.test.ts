@@ -115,8 +115,8 @@ describe('the step daemon calls job_container and proctrack at Slurm\'s moments'
     await plugins.container.delete(12);
     expect(exits.map((e) => e.exitCode)).toEqual([0, 0]);
     expect(out).toEqual(['12\n', '12\n']);
-    // The task starts behind the SLURM_TASK_PID helper when it is built (task-pid.ts).
-    const joined = `container_p_join(12, ${[...(taskExecHelper() ? [taskExecHelper(), '--'] : []), 'sh', '-c', 'echo $JOINED'].join(' ')})`;
+    // The task starts behind the SLURM_TASK_PID helper when it is built (task-pid.ts), which sets the submitter's umask.
+    const joined = `container_p_join(12, ${[...(taskExecHelper() ? [taskExecHelper(), '--umask', '0022', '--'] : []), 'sh', '-c', 'echo $JOINED'].join(' ')})`;
     expect(calls).toEqual([
       'container_p_create(12)',
       'proctrack_p_create(12.0 on n1)',
