@@ -61,7 +61,7 @@ export function batchEnv(job: CtldJob, facts: BatchEnvFacts): string[] {
   set('SLURM_JOB_UID', record.user_id);
   set('SLURM_JOB_GID', record.group_id);
   set('SLURM_JOB_USER', facts.userName);
-  set('SLURM_PRIO_PROCESS', 0);
+  set('SLURM_PRIO_PROCESS', desc.prioProcess ?? 0);
   set('SLURM_WORKING_CLUSTER', facts.workingCluster);
   set('SLURM_SUBMIT_DIR', desc.submitDir);
   set('SLURM_SUBMIT_HOST', desc.submitHost);

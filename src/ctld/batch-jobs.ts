@@ -132,6 +132,8 @@ export class BatchJobs implements Launcher {
       killWaitSeconds,
       memLimitMb: job.desc.memPerNode ?? (job.desc.memPerCpu ?? 0) * (record.job_resrcs?.cpus[0] ?? 1),
       user: { uid: job.desc.userId, gid: job.desc.groupId },
+      ...(job.desc.umask !== undefined && { umask: job.desc.umask }),
+      ...(job.desc.rlimits !== undefined && { rlimits: job.desc.rlimits }),
     };
     return spec;
   }

@@ -201,6 +201,10 @@ const jobDescEntries = {
   /** The submitting process's session id (Slurm's alloc_sid, scontrol's AllocNode:Sid=host:sid). */
   submitSid: v.optional(posixId),
   submitDir: text(PATH_MAX),
+  /** The submitter's umask (octal), soft limits (`NOFILE=1024`, --propagate) and nice value: the batch script's. */
+  umask: v.optional(v.pipe(v.string(), v.regex(/^0?[0-7]{1,4}$/))),
+  rlimits: v.optional(v.array(v.pipe(v.string(), v.regex(/^[A-Z]+=(\d+|unlimited)$/)))),
+  prioProcess: v.optional(int(-20, 19)),
 };
 
 // What holds across fields: at least as many nodes at most as at least (reported on maxNodes).

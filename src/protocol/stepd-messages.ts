@@ -173,6 +173,9 @@ export const BatchSpecSchema = v.strictObject({
   user: v.optional(UserSchema),
   /** Run the script as this user, its groups looked up on the node (set by a root tsstepd). */
   runAs: v.optional(RunAsSchema),
+  /** The submitter's umask (octal) and soft limits (`NAME=value`), the script's. */
+  umask: v.optional(v.string()),
+  rlimits: v.optional(v.array(v.string())),
 });
 
 /** Why the controller asked the batch step to end (written before it sends SIGTERM). */

@@ -42,6 +42,8 @@ export async function runBatchStep(jobDir: string): Promise<number> {
       writeResult(path.join(jobDir, 'result.json'), { status: 1 << 8, cause: null, failure });
       return 0;
     }
+    // The submitter's umask: for the output files as for the script (one process per job).
+    if (spec.umask !== undefined) process.umask(Number.parseInt(spec.umask, 8));
     // slurmstepd opens the job's files as the user: what the user may not write fails the job.
     const output = asUser(spec.runAs, () => openOutput(spec));
     if (typeof output === 'string') {
@@ -108,7 +110,7 @@ async function runScript(
   // to re-export the environment, and orders it as on Slurm); without the helper a shell sets it.
   const helper = taskExecHelper();
   const script = helper
-    ? [helper, '--', spec.script, ...spec.argv]
+    ? [helper, ...(spec.rlimits ?? []).flatMap((limit) => ['--rlimit', limit]), '--', spec.script, ...spec.argv]
     : ['/bin/sh', '-c', 'SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$0" "$@"', spec.script, ...spec.argv];
   // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.
   const task: ContainerTask = {

@@ -4,6 +4,7 @@
 // own tasks and for tasks on tsstepd node daemons, which would otherwise have the daemon's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fixture, repoRoot } from '../helpers/run-bin.js';
 import { testController } from '../helpers/controller.js';
@@ -55,8 +56,25 @@ describe("the submitter's limits, umask and priority reach the tasks", () => {
     expect(none.stdout.split('\n')).not.toContain('4096');
   });
 
-  it("a bad name is srun's two lines", async () => {
+  it("a bad name is srun's and sbatch's two lines", async () => {
     const r = await ctl.run('tsrun', ['-n1', '--propagate=FOO', 'true']);
     expect({ code: r.exitCode, err: r.stderr }).toEqual({ code: 1, err: 'tsrun: error: Bad rlimit name: FOO\ntsrun: error: --propagate=FOO is not valid.\n' });
+    const b = await ctl.run('tsbatch', ['--propagate=FOO', '--wrap', 'true']);
+    expect({ code: b.exitCode, err: b.stderr }).toEqual({ code: 1, err: 'tsbatch: error: Bad rlimit name: FOO\ntsbatch: error: --propagate=FOO is not valid.\n' });
+  });
+
+  it('a batch script (and its output file, and srun inside it) takes them from tsbatch; no SLURM_UMASK there', async () => {
+    const tsbatch = path.join(repoRoot, 'bin', 'tsbatch.js');
+    const script = `umask; ulimit -S -n; ulimit -S -s; env | grep -E "^SLURM_(RLIMIT|UMASK|PRIO)" | sort; node ${tsrun} sh -c "umask; ulimit -S -s"`;
+    for (const { where, env, cwd } of [
+      { where: 'controller', env: ctl.env, cwd: ctl.workDir },
+      { where: 'tsstepd', env: { TSLURM_CONF: daemons.clusterFile, TSLURM_STATE_DIR: undefined }, cwd: path.join(daemons.root, 'work') },
+    ]) {
+      const line = `ulimit -S -n 1000; ulimit -S -s 4096; umask 027; nice -n 5 node ${tsbatch} --wait -o batch.out --wrap '${script}'; :`;
+      const r = await execa('sh', ['-c', line], { cwd, env: { ...env, NO_COLOR: '1' }, reject: false, timeout: 60_000 });
+      expect({ where, code: r.exitCode }).toEqual({ where, code: 0 });
+      expect({ where, out: readFileSync(path.join(cwd, 'batch.out'), 'utf8') }).toEqual({ where, out: '0027\n1000\n4096\nSLURM_PRIO_PROCESS=5\n0027\n4096\n' });
+      expect(statSync(path.join(cwd, 'batch.out')).mode & 0o777).toBe(0o640);
+    }
   });
 });

@@ -9,6 +9,8 @@ import { parseArraySpec } from '../../core/array-spec.js';
 import { parseDependency } from '../../core/dependency-spec.js';
 import { UserError } from '../../core/errors.js';
 import { INFINITE } from '../../core/slurm-constants.js';
+import { softLimits } from '../../core/rlimits.js';
+import { RLIMITS } from '../tsrun/step-options.js';
 import { pickJobExtras, type JobDescriptor } from '../../protocol/job-desc.js';
 import { getopt, GetoptError } from '../../cli/slurm-opt/getopt.js';
 import { parseJobArgs, rawValues, type ParsedJobArgs } from '../../cli/slurm-opt/job-cli.js';
@@ -158,6 +160,10 @@ function describeJob(v: TsbatchValues, script: BatchScript, scriptArgs: string[]
     ...(v.reservation !== undefined && { reservation: v.reservation }),
     ...identity,
     submitDir: ctx.cwd,
+    // What the script takes from the submitter (slurmstepd sets them before the script runs).
+    umask: `0${process.umask().toString(8).padStart(3, '0')}`,
+    rlimits: softLimits(v.propagate ?? RLIMITS),
+    prioProcess: os.getPriority(),
   };
 }
 

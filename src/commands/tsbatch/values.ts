@@ -8,13 +8,14 @@ import { UserError } from '../../core/errors.js';
 import { parseMemoryMB } from '../../core/memory-size.js';
 import { parseTimeLimitOption } from '../../core/time-string.js';
 import { checkJobExtras } from '../../cli/job-extras.js';
+import { parsePropagate } from '../tsrun/step-options.js';
 import type { JobExtras } from '../../protocol/job-desc.js';
 import { FatalError } from './fatal.js';
 import type { RawTsbatchOptions } from './options.js';
 
 type ExclusiveMode = 'exclusive' | 'user' | 'mcs' | 'oversubscribe';
 
-type Checked = 'ntasks' | 'nodes' | 'cpusPerTask' | 'ntasksPerNode' | 'mem' | 'memPerCpu' | 'exclusive' | 'time' | 'begin' | 'killOnInvalidDep' | 'openMode';
+type Checked = 'ntasks' | 'nodes' | 'cpusPerTask' | 'ntasksPerNode' | 'mem' | 'memPerCpu' | 'exclusive' | 'time' | 'begin' | 'killOnInvalidDep' | 'openMode' | 'propagate';
 
 /** Checked option values; a key is present only when its source gave it. */
 export interface TsbatchValues extends Omit<JobExtras, 'nice'> {
@@ -58,6 +59,8 @@ export interface TsbatchValues extends Omit<JobExtras, 'nice'> {
   begin?: number;
   killOnInvalidDep?: boolean;
   openMode?: 'append' | 'truncate';
+  /** --propagate: the rlimits the script takes from sbatch (absent: all). */
+  propagate?: string[];
 }
 
 type Parsers = { [K in Checked]?: (value: NonNullable<RawTsbatchOptions[K]>, now: Date) => TsbatchValues[K] };
@@ -75,6 +78,7 @@ const PARSERS: Parsers = {
   // A bare --exclusive (true) is sbatch's own "exclusive" mode.
   exclusive: (v) => oneOf(v === true ? 'exclusive' : String(v).toLowerCase(), ['exclusive', 'user', 'mcs', 'oversubscribe'] as const, '--exclusive'),
   begin: (v, now) => parseBegin(v, now),
+  propagate: (v) => parsePropagate(v === true ? 'ALL' : String(v)),
   killOnInvalidDep: (v) => oneOf(v.toLowerCase(), ['yes', 'no'] as const, '--kill-on-invalid-dep') === 'yes',
   // Only the first letter counts ("axyz" is append, observed).
   openMode: (v) => ({ a: 'append', t: 'truncate' } as const)[v[0]?.toLowerCase() as 'a' | 't'] ?? invalid('--open-mode'),
