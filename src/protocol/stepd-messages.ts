@@ -77,6 +77,8 @@ export const StepFactsSchema = v.strictObject({
   umask: v.string(),
   /** --propagate: the submitter's soft limits the tasks start with, `NAME=value` (CORE, NOFILE, ...). */
   rlimits: v.optional(v.array(v.string())),
+  /** --slurmd-debug: the step daemon's stderr log level (2 error ... 6 debug2). */
+  slurmdDebug: v.optional(int(0, 9)),
   /** SLURM_PRIO_PROCESS: the submitter's nice value. */
   prioProcess: v.optional(int(-20, 19)),
   label: v.boolean(),

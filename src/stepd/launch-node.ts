@@ -14,6 +14,9 @@ import { onPty } from './pty-helper.js';
 import { stepEnvOver } from './step-env.js';
 import { signalTaskGroup, spawnTask, taskNotStarted, type SpawnArgv, type SpawnedTask, type TaskOutcome } from './spawn-task.js';
 import { runTaskEpilog, runTaskProlog, type TaskScriptContext } from './task-scripts.js';
+import { stepDebug } from './step-debug.js';
+import { formatSlurmDate } from '../core/time-string.js';
+import { constants } from 'node:os';
 import { StepContainer, type StepdPlugins } from './step-container.js';
 import { compressHostlist } from '../core/hostlist.js';
 import { execFailure, type TaskExit } from '../core/exit-status.js';
@@ -88,6 +91,8 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     signal('SIGKILL');
   };
 
+  const debug = stepDebug(step.slurmdDebug, `tsstepd-${nodeName}`, (line) => sink.daemonError(line));
+  debug.debug(`IO handler started pid=${process.pid}`);
   const env = nodeEnv(spec);
   // Before the env is copied for each task: proctrack_p_create may add a variable to it.
   const ids = { jobId: step.jobId, stepId: step.stepId, nodeName, stepMem: spec.memLimitMb, owner: spec.runAs };
@@ -123,6 +128,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
   const submitterSettings = ['--umask', step.umask, ...(step.rlimits ?? []).flatMap((limit) => ['--rlimit', limit])];
 
   let cwdReported = false;
+  debug.verbose(`starting ${tids.length} tasks`);
   try {
     await mpi.stepdPrefork(stepInfo, stepEnvOver(env));
     for (const [localId, taskId] of tids.entries()) {
@@ -169,7 +175,10 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       const command = containerWrapped ? joined.argv : asSpawned(spec, joined.argv, program, envForTask, spawnCwd);
       const spawned = spawnTask(command, envForTask, spawnCwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
       tasks.push({ taskId, spawned, epilogEnv });
-      if (spawned.child.pid !== undefined) sink.taskStarted?.(spawned.child.pid);
+      if (spawned.child.pid !== undefined) {
+        sink.taskStarted?.(spawned.child.pid);
+        debug.verbose(`task ${taskId} (${spawned.child.pid}) started ${formatSlurmDate(Math.floor(Date.now() / 1000))}`);
+      }
       spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));
       spawned.child.stderr?.on('data', (chunk: Buffer) => sink.stderr(taskId, chunk));
       spawned.child.stdin?.on('error', () => {}); // a task that exits without reading its stdin is not an error
@@ -199,6 +208,9 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     const exits = await Promise.all(
       tasks.map(async ({ taskId, spawned, epilogEnv }, i) => {
         const outcome = await spawned.exit;
+        const pid = spawned.child.pid ?? 0;
+        if (outcome.kind === 'exited') debug.verbose(`task ${taskId} (${pid}) exited with exit code ${outcome.code}.`);
+        if (outcome.kind === 'signaled') debug.verbose(`task ${taskId} (${pid}) exited. Killed by signal ${constants.signals[outcome.signal] ?? 0}.`);
         // slurmstepd runs the task epilog before it reports the task's exit.
         if (step.taskEpilog !== undefined) await runTaskEpilog(step.taskEpilog, epilogEnv, taskScriptContext(taskId, cwd)).catch(report);
         const exit = toTaskExit(taskId, nodeName, outcome, spec.argv[i] ?? spec.argv[0]!, sink);
@@ -217,7 +229,9 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     sink.container?.(plan, false);
     // The kill sequence has run: what still holds the tasks' output escaped the container
     // (a setsid daemon under proctrack/pgid). Its output is not waited for beyond a drain.
+    debug.debug('Waiting for IO');
     await drainOutput(tasks.map((t) => t.spawned));
+    debug.debug('Closing debug channel');
     stepDone.abort();
     if (oomKills === 0) return exits;
     // slurmstepd's line, then every task of this node reported as SIG_OOM (mgr.c _send_exit_msg).

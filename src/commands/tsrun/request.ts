@@ -34,6 +34,8 @@ export interface StepRequest {
   quitOnInterrupt: boolean;
   /** --pty: task 0 runs on a pseudo-terminal. */
   pty: boolean;
+  /** --slurmd-debug: how far above `error` the step daemon reports on stderr (as given; srun caps it at 4). */
+  slurmdDebug: number | undefined;
   openMode: 'append' | 'truncate' | undefined;
   /** --propagate: the rlimits the tasks take from tsrun (undefined: all, as PropagateResourceLimits=ALL). */
   propagate: string[] | undefined;
@@ -153,6 +155,7 @@ export function buildStepRequest(raw: RawTsrunOptions, command: string[]): StepR
     epilog: noneAsUndefined(raw.epilog),
     quitOnInterrupt: raw.quitOnInterrupt === true,
     pty: raw.pty === true,
+    slurmdDebug: raw.slurmdDebug === undefined ? undefined : slurmdDebugIncrement(String(raw.slurmdDebug)),
     openMode: raw.openMode === undefined ? undefined : parseOpenMode(String(raw.openMode)),
     propagate: raw.propagate === undefined ? undefined : parsePropagate(raw.propagate === true ? 'ALL' : String(raw.propagate)),
     noAllocate: raw.noAllocate === true,
@@ -171,6 +174,19 @@ function refuseHetGroup(value: string): never {
   const highest = Math.max(...value.split(/[,-]/).map(Number));
   if (highest > 0) throw new UserError(`Requested het-group offset exceeds highest hetjob index (${highest} > 0)`);
   throw new UserError('No directives to start application on any available hetjob components');
+}
+
+// Slurm's log level names and numbers (log.h), which --slurmd-debug takes either of.
+const LOG_LEVELS = ['quiet', 'fatal', 'error', 'info', 'verbose', 'debug', 'debug2', 'debug3', 'debug4', 'debug5'];
+
+/**
+ * --slurmd-debug=LEVEL as srun reads it: a number or a level name, an increment over the step
+ * daemon's `error`; srun caps it at 4 (what it cannot read, a negative number too, is capped).
+ */
+function slurmdDebugIncrement(value: string): number {
+  if (/^\d+$/.test(value)) return Number(value);
+  const named = LOG_LEVELS.indexOf(value.toLowerCase());
+  return named >= 0 ? named : Number.POSITIVE_INFINITY;
 }
 
 function stringOption(value: unknown): string | undefined {

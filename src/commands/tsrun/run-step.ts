@@ -64,6 +64,7 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
       // srun --pty: only task 0 is heard, and it alone reads the terminal (srun(1)).
       if (pty) req = { ...req, output: req.output ?? '0', error: req.error ?? '0', input: req.input ?? '0', unbuffered: true };
       const layout = layoutFor(req, alloc);
+      if (req.slurmdDebug !== undefined && req.slurmdDebug > MAX_SLURMD_DEBUG) log.info(`Using srun's max debug increment of ${MAX_SLURMD_DEBUG}`);
       const facts = stepFacts(req, alloc, layout, mpi, config);
       if (pty) facts.pty = pty;
       const ids = { jobId: alloc.jobId, stepId: alloc.stepId };
@@ -163,6 +164,8 @@ function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, 
     launchNodeAddr: '127.0.0.1',
     umask: umaskString(),
     rlimits: softLimits(req.propagate ?? RLIMITS),
+    // The step daemon's stderr level: error (2) raised by the increment.
+    ...(req.slurmdDebug !== undefined && { slurmdDebug: 2 + Math.min(req.slurmdDebug, MAX_SLURMD_DEBUG) }),
     prioProcess: os.getPriority(),
     label: req.label,
     timeLimit: alloc.timeLimit,
@@ -183,6 +186,9 @@ function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, 
   };
 }
 
+
+/** srun's cap on --slurmd-debug. */
+const MAX_SLURMD_DEBUG = 4;
 
 function umaskString(): string {
   const mask = process.umask();
