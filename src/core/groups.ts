@@ -18,6 +18,12 @@ export function groupNameForGid(gid: number): string | undefined {
   return groups().get(gid);
 }
 
+/** The gid of a group name; undefined when the system has none by that name. */
+export function gidForName(name: string): number | undefined {
+  for (const [gid, group] of groups()) if (group === name) return gid;
+  return undefined;
+}
+
 /** getgrouplist(): `primaryGid` and every group of /etc/group that lists `userName` as a member. */
 export function supplementaryGids(userName: string, primaryGid: number): number[] {
   const gids = [primaryGid];

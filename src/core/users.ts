@@ -39,3 +39,16 @@ export function nameForUid(uid: number): string {
   const me = userInfo();
   return me.uid === uid ? me.username : String(uid);
 }
+
+/** The primary gid /etc/passwd gives a user name; undefined when it has no entry. */
+export function primaryGidOf(name: string): number | undefined {
+  try {
+    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const [user, , , gid] = line.split(':');
+      if (user === name && gid !== undefined && /^\d+$/.test(gid)) return Number(gid);
+    }
+  } catch {
+    // no passwd file
+  }
+  return undefined;
+}

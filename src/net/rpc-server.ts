@@ -206,12 +206,14 @@ export class RpcServer {
 /**
  * An authenticated request speaks for the user its credential names, whatever its body
  * claims: `userId` (and a submission's `userId`/`groupId`) are replaced by the credential's.
+ * Root's submission keeps the owner it names (srun --uid/--gid, as slurmctld lets root submit
+ * for another user).
  */
 function withIdentity(body: unknown, identity: PeerIdentity): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
   if ('userId' in out) out.userId = identity.uid;
   const desc = out.desc;
-  if (typeof desc === 'object' && desc !== null) out.desc = { ...desc, userId: identity.uid, groupId: identity.gid };
+  if (typeof desc === 'object' && desc !== null && !(identity.uid === 0 && 'userId' in desc)) out.desc = { ...desc, userId: identity.uid, groupId: identity.gid };
   return out;
 }

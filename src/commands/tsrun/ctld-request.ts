@@ -58,9 +58,10 @@ export function jobDescFor(req: StepRequest): JobDescriptor {
     comment: undefined,
     interactive: { pid: process.pid },
     ...req.extras,
-    userId: user.uid,
-    groupId: user.gid,
-    userName: user.username,
+    // --uid/--gid (root only): the job is that user's; the controller takes it from root.
+    userId: req.runAs?.uid ?? user.uid,
+    groupId: req.runAs?.gid ?? user.gid,
+    userName: req.runAs?.name ?? user.username,
     submitHost: os.hostname(),
     submitSid: sessionId(),
     submitDir: process.cwd(),

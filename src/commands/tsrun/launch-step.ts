@@ -1,6 +1,9 @@
 // Running the step's tasks on every node through the step-daemon code (in-process in embedded
 // mode), then folding their exits into srun's exit code and messages. Owns what happens while
 // tasks run: --kill-on-bad-exit, the time limit, and tsrun's own signals.
+import type { RunAs } from '../../stepd/run-as.js';
+import { primaryGidOf } from '../../core/users.js';
+import { supplementaryGids } from '../../core/groups.js';
 import { foldTaskExits, waitStatusOf, type TaskExit } from '../../core/exit-status.js';
 import type { Logger } from '../../core/log.js';
 import type { StepLayout } from '../../core/step-layout.js';
@@ -186,7 +189,17 @@ function nodeSpec(ctx: LaunchContext, nodeId: number, argvs: string[][] | undefi
     stdin: typeof stdinPlan === 'object' ? { files: tids.map((t) => stdinPlan.files[t]!) } : stdinPlan,
     killWaitSeconds: ctx.killWaitSeconds,
     memLimitMb: stepMemory(req, alloc.cpusPerNode[allocIndex] ?? 1),
+    ...(taskOwner(req) && { runAs: taskOwner(req)! }),
   };
+}
+
+/** --uid/--gid: the tasks run as that user and group, with the user's groups (a root tsrun). */
+function taskOwner(req: LaunchContext['req']): RunAs | undefined {
+  if (!req.runAs || process.getuid?.() !== 0 || req.runAs.uid === 0) return undefined;
+  const { uid, gid, name } = req.runAs;
+  const primary = primaryGidOf(name);
+  const groups = [...new Set([gid, ...(primary === undefined ? [] : supplementaryGids(name, primary))])];
+  return { uid, gid, groups, name };
 }
 
 /** The step's memory on a node in MB: --mem, else --mem-per-cpu × the CPUs there; 0 when neither. */

@@ -67,6 +67,9 @@ export async function launchRemoteNodes(options: RemoteLaunchOptions): Promise<A
       nodes: remoteNodes,
       io: { host: ioHost, port: (listener.address() as net.AddressInfo).port, key },
       treeWidth: options.treeWidth,
+      // Whose tasks these are: the daemons take it from a root tsrun (--uid/--gid), else from
+      // the credential, which then says the same.
+      ...(step.jobUid !== undefined && step.jobGid !== undefined && { user: { uid: step.jobUid, gid: step.jobGid } }),
     };
     const results = (await Promise.all(forwardSpans(0, specs.length, options.treeWidth).map((span) => sendLaunch(launch, span, auth)))).flat();
     const byNode = new Map(results.map((r) => [r.node, r]));

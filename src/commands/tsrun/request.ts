@@ -1,6 +1,9 @@
 // Raw tsrun options → a validated step request, with srun's own messages and exit statuses
 // (observed on Slurm 22.05: a bad number exits 1, a bad --time/--mem/-m/-N range exits 255).
 import { UserError } from '../../core/errors.js';
+import os from 'node:os';
+import { nameForUid, uidForName } from '../../core/users.js';
+import { gidForName } from '../../core/groups.js';
 import { MEM_OPTIONS_EXCLUSIVE, parseNodeCount, positiveInt } from '../../cli/job-option-values.js';
 import { parseMemoryMB } from '../../core/memory-size.js';
 import { parseTimeLimitOption } from '../../core/time-string.js';
@@ -34,6 +37,8 @@ export interface StepRequest {
   quitOnInterrupt: boolean;
   /** --pty: task 0 runs on a pseudo-terminal. */
   pty: boolean;
+  /** --uid/--gid (root only): who the job and its tasks belong to instead of the caller. */
+  runAs: { uid: number; gid: number; name: string } | undefined;
   /** --slurmd-debug: how far above `error` the step daemon reports on stderr (as given; srun caps it at 4). */
   slurmdDebug: number | undefined;
   openMode: 'append' | 'truncate' | undefined;
@@ -155,6 +160,7 @@ export function buildStepRequest(raw: RawTsrunOptions, command: string[]): StepR
     epilog: noneAsUndefined(raw.epilog),
     quitOnInterrupt: raw.quitOnInterrupt === true,
     pty: raw.pty === true,
+    runAs: runAsOption(raw.uid, raw.gid),
     slurmdDebug: raw.slurmdDebug === undefined ? undefined : slurmdDebugIncrement(String(raw.slurmdDebug)),
     openMode: raw.openMode === undefined ? undefined : parseOpenMode(String(raw.openMode)),
     propagate: raw.propagate === undefined ? undefined : parsePropagate(raw.propagate === true ? 'ALL' : String(raw.propagate)),
@@ -174,6 +180,31 @@ function refuseHetGroup(value: string): never {
   const highest = Math.max(...value.split(/[,-]/).map(Number));
   if (highest > 0) throw new UserError(`Requested het-group offset exceeds highest hetjob index (${highest} > 0)`);
   throw new UserError('No directives to start application on any available hetjob components');
+}
+
+/**
+ * srun's --uid and --gid: root's only (srun's refusal otherwise), a name or a number each; the
+ * other one stays the caller's (observed: `srun --uid=nobody id` runs with gid 0 as root).
+ */
+function runAsOption(uidText: unknown, gidText: unknown): StepRequest['runAs'] {
+  if (uidText === undefined && gidText === undefined) return undefined;
+  const root = process.getuid?.() === 0;
+  const me = os.userInfo();
+  let uid = me.uid;
+  if (typeof uidText === 'string') {
+    if (!root) throw new UserError('--uid only permitted by root user', { exitCode: 255 });
+    uid = uidForName(uidText) ?? invalidId('--uid');
+  }
+  let gid = me.gid;
+  if (typeof gidText === 'string') {
+    if (!root) throw new UserError('--gid only permitted by root user', { exitCode: 255 });
+    gid = /^\d+$/.test(gidText) ? Number(gidText) : (gidForName(gidText) ?? invalidId('--gid'));
+  }
+  return { uid, gid, name: nameForUid(uid) };
+}
+
+function invalidId(option: string): never {
+  throw new UserError(`Invalid ${option} specification`, { exitCode: 255 });
 }
 
 // Slurm's log level names and numbers (log.h), which --slurmd-debug takes either of.

@@ -172,9 +172,9 @@ function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, 
     // The built-in cluster has no file to name.
     ...(config.source.startsWith('/') && { confFile: config.source }),
     insideJob: !alloc.ownJob,
-    jobUid: user.uid,
-    jobGid: user.gid,
-    jobUser: user.username,
+    jobUid: req.runAs?.uid ?? user.uid,
+    jobGid: req.runAs?.gid ?? user.gid,
+    jobUser: req.runAs?.name ?? user.username,
     // Inside an allocation the job's own (salloc's, sbatch's) are in the inherited environment.
     ...(alloc.ownJob && req.extras.account !== undefined && { account: req.extras.account }),
     ...(alloc.ownJob && req.extras.qos !== undefined && { qos: req.extras.qos }),
