@@ -34,6 +34,15 @@ export interface FoldOptions {
    * the tasks' "Killed" lines but no "Force Terminated" line (observed on Slurm 22.05).
    */
   aborted?: boolean;
+  /**
+   * Lines already printed as the tasks ended (srun prints each as the exit arrives): task id →
+   * the status it was printed with; a group printed with the same status is not printed again.
+   */
+  reported?: ReadonlyMap<number, string>;
+  /** The -K "Terminating StepId=" line was printed already. */
+  terminatingSent?: boolean;
+  /** An "Out Of Memory" line was printed already (srun prints only the first). */
+  oomPrinted?: boolean;
 }
 
 export interface FoldedExit {
@@ -50,9 +59,10 @@ export interface FoldedExit {
  */
 export function foldTaskExits(tasks: readonly TaskExit[], options: FoldOptions = {}): FoldedExit {
   const messages: string[] = [];
-  let terminatingSent = false;
-  let oomPrinted = false;
+  let terminatingSent = options.terminatingSent === true;
+  let oomPrinted = options.oomPrinted === true;
   for (const group of groupByNodeAndStatus(tasks)) {
+    if (group.every((t) => options.reported?.get(t.taskId) === exitKey(t))) continue;
     // srun prints "Out Of Memory" for the first such message only (launch_slurm.c's oom_printed).
     const line = group[0]!.outOfMemory ? (oomPrinted ? undefined : oomLine(group)) : statusLine(group, options);
     if (group[0]!.outOfMemory) oomPrinted = true;
@@ -116,11 +126,15 @@ function oomLine(group: readonly TaskExit[]): string {
   return `error: ${group[0]!.nodeName}: ${group.length === 1 ? 'task' : 'tasks'} ${ids}: Out Of Memory`;
 }
 
+/** What a task's line says: its node and status (tasks of an OOM'd node all carry SIG_OOM). */
+export function exitKey(task: TaskExit): string {
+  return task.outOfMemory ? `${task.nodeName}\0oom` : `${task.nodeName}\0${task.exitCode}\0${signalNumber(task)}\0${task.coreDumped === true}`;
+}
+
 function groupByNodeAndStatus(tasks: readonly TaskExit[]): TaskExit[][] {
   const groups = new Map<string, TaskExit[]>();
   for (const task of tasks) {
-    // Tasks of an OOM'd node all carry SIG_OOM, whatever their own status was.
-    const key = task.outOfMemory ? `${task.nodeName}\0oom` : `${task.nodeName}\0${task.exitCode}\0${signalNumber(task)}\0${task.coreDumped === true}`;
+    const key = exitKey(task);
     const group = groups.get(key);
     if (group) group.push(task);
     else groups.set(key, [task]);

@@ -204,6 +204,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     throw error;
   }
 
+  let oomReported = false;
   const done = (async (): Promise<TaskExit[]> => {
     const exits = await Promise.all(
       tasks.map(async ({ taskId, spawned, epilogEnv }, i) => {
@@ -214,6 +215,17 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
         // slurmstepd runs the task epilog before it reports the task's exit.
         if (step.taskEpilog !== undefined) await runTaskEpilog(step.taskEpilog, epilogEnv, taskScriptContext(taskId, cwd)).catch(report);
         const exit = toTaskExit(taskId, nodeName, outcome, spec.argv[i] ?? spec.argv[0]!, sink);
+        // A task the oom killer ended is reported so as it ends (slurmstepd's SIG_OOM), since
+        // tsrun prints its line then; the step's end marks the node's other tasks too.
+        if (outcome.kind === 'signaled' && outcome.signal === 'SIGKILL') {
+          const kills = await container.oomKills().catch(() => 0);
+          if (kills > 0) {
+            // slurmstepd's line comes before the task's exit reaches srun.
+            if (!oomReported) report(oomEventsMessage(kills, `${step.jobId}.${step.stepId}`));
+            oomReported = true;
+            exit.outOfMemory = true;
+          }
+        }
         sink.taskExited?.(exit);
         return exit;
       }),
@@ -235,7 +247,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     stepDone.abort();
     if (oomKills === 0) return exits;
     // slurmstepd's line, then every task of this node reported as SIG_OOM (mgr.c _send_exit_msg).
-    report(oomEventsMessage(oomKills, `${step.jobId}.${step.stepId}`));
+    if (!oomReported) report(oomEventsMessage(oomKills, `${step.jobId}.${step.stepId}`));
     return exits.map((exit) => ({ ...exit, outOfMemory: true }));
   })();
 

@@ -83,6 +83,11 @@ export class StepContainer {
     return this.plugins.proctrack.orphanPlan(this.step.cont_id);
   }
 
+  /** How many of the step's processes the out-of-memory killer has ended so far. */
+  oomKills(): Promise<number> {
+    return this.plugins.proctrack.oomEvents(this.step.cont_id);
+  }
+
   /** proctrack_g_signal: every process of the step, grandchildren included. */
   signal(signal: NodeJS.Signals): Promise<void> {
     return this.plugins.proctrack.signal(this.step.cont_id, signal);

@@ -1,6 +1,7 @@
 // Running the step's tasks on every node through the step-daemon code (in-process in embedded
 // mode), then folding their exits into srun's exit code and messages. Owns what happens while
 // tasks run: --kill-on-bad-exit, the time limit, and tsrun's own signals.
+import { ExitLines } from './exit-lines.js';
 import type { RunAs } from '../../stepd/run-as.js';
 import { primaryGidOf } from '../../core/users.js';
 import { supplementaryGids } from '../../core/groups.js';
@@ -103,9 +104,17 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
   const sink = output.sink(process.stderr);
   sink.taskStarted = (pid) => reaper.track(pid);
   sink.container = (plan, open) => reaper.container(plan, open);
+  const exitLines = new ExitLines({
+    ntasks: facts.ntasks,
+    stepId,
+    killOnBadExit: req.killOnBadExit,
+    cancelled: () => watch.cancelledByUser,
+    print: (lines) => printSrunLines(lines, log),
+  });
   sink.taskExited = (exit) => {
     running.delete(exit.taskId);
     exits.push(exit);
+    exitLines.arrived(exit);
     watch.taskExited(exit);
   };
   sink.abortStep = (message, error) => watch.abort(message, error);
@@ -137,6 +146,7 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
     const byTask = new Map(finals.map((exit) => [exit.taskId, exit]));
     exits.splice(0, exits.length, ...exits.map((exit) => byTask.get(exit.taskId) ?? exit));
   } finally {
+    exitLines.flush();
     watch.stop();
     reaper.done();
     output.flush();
@@ -147,13 +157,19 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
     killOnBadExit: req.killOnBadExit,
     cancelled: watch.cancelledByUser,
     aborted: watch.aborted || watch.ended,
+    reported: exitLines.reported,
+    terminatingSent: exitLines.terminatingSent,
   });
-  // srun's own lines: "error: ..." ones through error(), the rest ("Force Terminated ...") as info.
-  for (const line of folded.messages) {
+  printSrunLines(folded.messages, log);
+  return { exitCode: folded.exitCode, waitStatus: waitStatusOf(exits) };
+}
+
+/** srun's own lines: "error: ..." ones through error(), the rest ("Force Terminated ...") as info. */
+function printSrunLines(lines: readonly string[], log: Logger): void {
+  for (const line of lines) {
     if (line.startsWith('error: ')) log.error(line.slice('error: '.length));
     else log.info(line);
   }
-  return { exitCode: folded.exitCode, waitStatus: waitStatusOf(exits) };
 }
 
 /** Every node's share: through the daemons for the nodes they serve, in this process for the rest. */
