@@ -73,6 +73,10 @@ export function checkJobExtras(raw: Raw, command: 'srun' | 'sbatch' | 'salloc'):
   if (text('tmp') !== undefined) out.tmpDisk = parseMemoryMB(text('tmp')!, '--tmp');
   if (text('hint') !== undefined) out.hint = parseHint(text('hint')!);
   if (raw.reboot === true) out.reboot = true;
+  // -k's argument: set, off or no (any case), else refused at once (observed on 22.05).
+  if (typeof raw.noKill === 'string' && !['set', 'off', 'no'].includes(raw.noKill.toLowerCase())) {
+    throw new UserError('Invalid --no-kill specification', { exitCode: 255 });
+  }
   const recorded: Record<string, string> = {};
   for (const long of RECORDED) {
     const value = raw[long.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())];

@@ -92,7 +92,7 @@ describe('a realistic #SBATCH header', () => {
 });
 
 describe('--usage and --help under the Slurm names', () => {
-  it.each(['srun', 'sbatch'])('%s --usage prints its usage block', async (name) => {
+  it.each(['srun', 'sbatch', 'salloc'])('%s --usage prints its usage block', async (name) => {
     expect(await slurm(name, ['--usage'])).toEqual({ exitCode: 0, stdout: readFileSync(fixture('slurm-22.05', `${name}-usage.txt`), 'utf8').trimEnd(), stderr: '' });
   });
 
@@ -114,6 +114,16 @@ describe('--usage and --help under the Slurm names', () => {
     expect(stdout).toContain('  -a, --array=indexes ');
   });
 
+  it('salloc --help has its Usage: line, its own options and not srun\'s', async () => {
+    const { exitCode, stdout } = await slurm('salloc', ['--help']);
+    expect(exitCode).toBe(0);
+    expect(stdout.split('\n')[0]).toBe('Usage: salloc [OPTIONS(0)...] [ : [OPTIONS(N)]] [command(0) [args(0)...]]');
+    for (const synopsis of ['      --bell ', '      --no-bell ', '  -K, --kill-command[=signal] ', '      --no-shell ', '  -I, --immediate[=secs] ', '      --container ']) {
+      expect(stdout).toContain(synopsis);
+    }
+    for (const srunOnly of ['--label', '--output', '--kill-on-bad-exit', '--cluster=file']) expect(stdout).not.toContain(srunOnly);
+  });
+
   it('the ts names keep their own usage line and examples', async () => {
     const { stdout } = await ctl.run('tsrun', ['--help']);
     expect(stdout.split('\n')[0]).toBe('Usage: tsrun [options] command [args...]');
@@ -132,6 +142,12 @@ describe('option errors as Slurm prints them', () => {
     ['srun', ['--exact=1', 'true'], 255, "srun: option '--exact' doesn't allow an argument"],
     ['srun', ['--ex', 'true'], 255, "srun: option '--ex' is ambiguous; possibilities: '--exact' '--exclude' '--exclusive' '--export' '--extra-node-info'"],
     ['sbatch', ['--bogus'], 255, "sbatch: unrecognized option '--bogus'"],
+    ['salloc', ['--bogus'], 255, "salloc: unrecognized option '--bogus'"],
+    ['salloc', ['-y'], 255, "salloc: invalid option -- 'y'"],
+    ['salloc', ['-l'], 255, "salloc: invalid option -- 'l'"],
+    ['salloc', ['--nodes'], 255, "salloc: option '--nodes' requires an argument"],
+    ['salloc', ['--hel=1'], 255, "salloc: option '--help' doesn't allow an argument"],
+    ['salloc', ['--output=x'], 255, "salloc: unrecognized option '--output=x'"],
     ['squeue', ['--bogus'], 1, "squeue: unrecognized option '--bogus'"],
     ['sinfo', ['-y'], 1, "sinfo: invalid option -- 'y'"],
     ['scancel', ['--bogus'], 1, "scancel: unrecognized option '--bogus'"],

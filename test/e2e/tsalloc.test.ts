@@ -169,6 +169,76 @@ describe('tsalloc / salloc', () => {
   });
 });
 
+describe('salloc options: the shared table, SALLOC_* variables and -v', () => {
+  const ctl = testController(cleanEnv({ TSLURM_CONF: small }) as Record<string, string>);
+  afterAll(() => ctl.stop());
+  const salloc = (args: string[], env: Record<string, string> = {}) =>
+    execa(process.execPath, [path.join(repoRoot, 'bin', 'slurm-name.js'), 'salloc', ...args], {
+      cwd: ctl.workDir,
+      reject: false,
+      timeout: 60_000,
+      env: { ...ctl.env, NO_COLOR: '1', ...env },
+    });
+
+  it("prints salloc's defined-options block under -v: SALLOC_* values below the command line's", async () => {
+    const env = { SALLOC_PARTITION: 'small', SALLOC_TIMELIMIT: '7', SALLOC_ACCOUNT: 'envacc', SALLOC_BELL: '1', SALLOC_NO_KILL: '' };
+    const result = await salloc(['-v', '-t', '3', '-N1', '-K', '-I5', '--nice', 'true'], env);
+    expect(result.exitCode).toBe(0);
+    // As salloc 22.05 prints the same (/work/ref/salloc-v.txt).
+    expect(result.stderr.split('\n').slice(0, 17)).toEqual([
+      'salloc: defined options',
+      'salloc: -------------------- --------------------',
+      'salloc: account             : envacc',
+      'salloc: bell                : bell-always',
+      'salloc: immediate           : 5',
+      'salloc: kill-command        : TERM',
+      'salloc: nice                : 100',
+      'salloc: no-kill             : set',
+      'salloc: nodes               : 1',
+      'salloc: partition           : small',
+      'salloc: time                : 00:03:00',
+      'salloc: verbose             : 1',
+      'salloc: -------------------- --------------------',
+      'salloc: end of defined options',
+      'salloc: --account: tslurm has no accounting associations; the account is recorded only',
+      expect.stringMatching(/^salloc: Granted job allocation \d+$/),
+      expect.stringMatching(/^salloc: Relinquishing job allocation \d+$/),
+    ]);
+  });
+
+  it('takes the allocation from SALLOC_* variables, and the options srun and sbatch act on act here too', async () => {
+    const env = { SALLOC_PARTITION: 'small', SALLOC_TIMELIMIT: '7', SALLOC_ACCOUNT: 'envacc', SALLOC_QOS: 'q1', SALLOC_MEM_PER_NODE: '100' };
+    const show = `node ${path.join(repoRoot, 'bin', 'tscontrol.js')} show job $SLURM_JOB_ID`;
+    const result = await salloc(['-N1', '--comment=hello', '--mincpus=2', '-J', 'named', 'sh', '-c', show], env);
+    expect(result.exitCode).toBe(0);
+    for (const field of ['Partition=small ', 'TimeLimit=00:07:00 ', 'Account=envacc ', 'QOS=q1', 'Comment=hello ', 'MinCPUsNode=2 ', 'JobName=named', 'MinMemoryNode=100M']) {
+      expect(result.stdout).toContain(field);
+    }
+    // The command line wins over the variable.
+    const over = await salloc(['-N1', '-p', 'debug', '-t', '2', 'sh', '-c', show], env);
+    expect(over.stdout).toContain('Partition=debug ');
+    expect(over.stdout).toContain('TimeLimit=00:02:00 ');
+  });
+
+  it("refuses bad values, from the command line or a variable, with salloc's words and exit statuses", async () => {
+    expect(await salloc(['-N1', 'true'], { SALLOC_TIMELIMIT: 'abc' })).toMatchObject({ exitCode: 255, stderr: 'salloc: error: Invalid --time specification' });
+    expect(await salloc(['-N1', 'true'], { SALLOC_IMMEDIATE: 'abc' })).toMatchObject({ exitCode: 1, stderr: 'salloc: error: Invalid numeric value "abc" for immediate.' });
+    expect(await salloc(['-N1', 'true'], { SALLOC_KILL_CMD: 'BOGUS' })).toMatchObject({ exitCode: 255, stderr: 'salloc: error: Invalid --kill-command specification' });
+    expect(await salloc(['-k1', 'true'])).toMatchObject({ exitCode: 255, stderr: 'salloc: error: Invalid --no-kill specification' });
+    expect(await salloc(['-v', '-Q', 'true'])).toMatchObject({ exitCode: 1, stderr: "salloc: error: don't specify both --verbose (-v) and --quiet (-Q)" });
+    expect(await salloc(['-b', 'xyz', 'true'])).toMatchObject({
+      exitCode: 255,
+      stderr: 'Invalid time specification (pos=0): xyz\nsalloc: error: Invalid --begin specification',
+    });
+  });
+
+  it("reads none of srun's SLURM_* input variables", async () => {
+    const result = await salloc(['-v', '-I', '--hold', 'true'], { SLURM_PARTITION: 'nosuch', SLURM_NNODES: '5', SLURM_TIMELIMIT: '9' });
+    expect(result.stderr).not.toMatch(/partition|nodes|time /);
+    expect(result.stderr).toContain('salloc: hold                : set\n');
+  });
+});
+
 describe('tsalloc and the time limit', () => {
   // A minute of time limit lasts a second here.
   const ctl = testController(cleanEnv({ TSLURM_CONF: small, TSLURM_MINUTE_SECONDS: '1' }) as Record<string, string>);

@@ -1,4 +1,4 @@
-// srun's and sbatch's `-v` report of the options given (slurm_opt.c's
+// srun's, sbatch's and salloc's `-v` report of the options given (slurm_opt.c's
 // slurm_print_set_options): a ruled block of `name : value` lines in name order, printed
 // before anything else happens (observed, /work/ref/srun-v.txt).
 import { minsToTimeStr, parseTimeLimitOption } from '../../core/time-string.js';
@@ -24,12 +24,21 @@ function displayName(long: string): string {
   return ({ cpu_bind: 'cpu-bind', 'tasks-per-node': 'ntasks-per-node', 'pack-group': 'het-group' } as Record<string, string>)[long] ?? long;
 }
 
+// What an option given without a value reads as (observed: /work/ref/srun-v.txt, salloc-v.txt).
+const BARE: Readonly<Record<string, string>> = {
+  'kill-on-bad-exit': '1',
+  immediate: '1',
+  nice: '100',
+  exclusive: 'exclusive',
+  'kill-command': 'TERM',
+  'get-user-env': '0',
+  bell: 'bell-always',
+  'no-bell': 'bell-never',
+};
+
 function shown(long: string, value: string | undefined, flagValue: string | boolean | undefined): string {
-  if (value === undefined) {
-    if (long === 'kill-on-bad-exit') return '1';
-    if (flagValue === false) return 'unset';
-    return 'set';
-  }
+  if (value === undefined) return BARE[long] ?? (flagValue === false ? 'unset' : 'set');
+  if (long === 'no-kill' && ['off', 'no'].includes(value.toLowerCase())) return 'unset';
   if (long === 'time' || long === 'time-min') {
     try {
       return minsToTimeStr(parseTimeLimitOption(value, `--${long}`));

@@ -22,7 +22,7 @@ const WIDTH = 80;
 export function synopsis(spec: OptionSpec): string {
   const letter = spec.short ? `-${spec.short}, ` : '    ';
   const meta = spec.meta ?? '';
-  const arg = spec.arg === 'required' ? `=${meta}` : spec.arg === 'optional' && meta !== '' ? `[=${meta}]` : '';
+  const arg = spec.arg === 'required' && meta !== '' ? `=${meta}` : spec.arg === 'optional' && meta !== '' ? `[=${meta}]` : '';
   return `${letter}--${spec.long}${arg}`;
 }
 

@@ -1,4 +1,4 @@
-// The front of srun, sbatch (and later salloc) under either name: the option table with
+// The front of srun, sbatch and salloc under either name: the option table with
 // tslurm's own --cluster, getopt over it, and what --help, --usage and --version print.
 import { isSlurmName } from '../slurm-names.js';
 import { versionLine } from '../version-line.js';

@@ -1,6 +1,6 @@
 // The options srun, sbatch and salloc share (Slurm 22.05's slurm_opt.c table), with the
 // commands that take each: names, letters and argument kinds as 22.05 accepts them
-// (probed on the real commands, /work/ref/{srun,sbatch}-long-options.txt), metavariables as
+// (probed on the real commands, /work/ref/{srun,sbatch,salloc}-long-options.txt), metavariables as
 // their --help prints them, descriptions in our own words. The order is --help's.
 import { camelKey, type ArgKind, type HelpSection, type JobCommand, type OptionSpec } from './spec.js';
 
@@ -36,7 +36,7 @@ const RUN: Row[] = [
   ['bcast', '', 'optional', '<dest_path>', 'copy the executable to the nodes before it starts', [R]],
   ['bcast-exclude', '', 'required', '<paths>', 'library directories --send-libs leaves out', [R]],
   ['begin', 'b', 'required', 'time', 'start no earlier than this time (16:00, now+1hour, 2030-01-31T08:00)', RBA],
-  ['bell', '', 'none', '', 'ring the terminal bell when the allocation is granted', [A]],
+  ['bell', '', 'none', '', 'ring the terminal bell when the allocation is granted (default: only after a wait of over 10 seconds)', [A]],
   ['cpus-per-task', 'c', 'required', 'ncpus', 'CPUs each task needs', RBA],
   ['comment', '', 'required', 'name', 'free text kept with the job (scontrol show job: Comment=)', RBA],
   ['compress', '', 'optional', 'library', 'compress what --bcast sends', [R]],
@@ -80,6 +80,7 @@ const RUN: Row[] = [
   ['multi-prog', '', 'none', '', 'the command is a file giving a program per task', [R]],
   ['ntasks', 'n', 'required', 'ntasks', 'number of tasks to run', RBA],
   ['nice', '', 'optional', 'value', 'lower the job\'s priority by value (100 when not given)', RBA],
+  ['no-bell', '', 'none', '', 'never ring the terminal bell', [A], { key: 'bell', flagValue: false }],
   ['no-requeue', '', 'none', '', 'never requeue the job', [B], { key: 'requeue', flagValue: false }],
   ['no-shell', '', 'none', '', 'allocate and exit without running a command', [A]],
   ['ntasks-per-node', '', 'required', 'n', 'tasks to start on each node', RBA],

@@ -5,7 +5,7 @@
 /** getopt_long's has_arg: an optional argument is taken only when attached (`-I5`, `--nice=5`). */
 export type ArgKind = 'none' | 'required' | 'optional';
 
-/** The commands that share the job options (salloc comes later and reuses the table). */
+/** The commands that share the job options. */
 export type JobCommand = 'srun' | 'sbatch' | 'salloc';
 
 /** The sections of srun's, sbatch's and salloc's --help, in the order they print. */

@@ -1,6 +1,6 @@
-// The lines of srun's and sbatch's --usage synopsis, as 22.05 breaks them (the option
-// names and metavariables are facts a script may grep; /work/ref/srun-usage.txt and
-// sbatch-usage.txt); help.ts puts them under `Usage: <bin> `.
+// The lines of srun's, sbatch's and salloc's --usage synopsis, as 22.05 breaks them (the
+// option names and metavariables are facts a script may grep; /work/ref/srun-usage.txt,
+// sbatch-usage.txt, salloc.txt); help.ts puts them under `Usage: <bin> `.
 import type { JobCommand } from './spec.js';
 
 const SRUN = [
@@ -66,11 +66,37 @@ const SBATCH = [
   'executable [args...]',
 ];
 
-export const USAGE_LINES: Readonly<Record<JobCommand, readonly string[]>> = { srun: SRUN, sbatch: SBATCH, salloc: [] };
+const SALLOC = [
+  '[-N numnodes|[min nodes]-[max nodes]] [-n num-processors]',
+  '[-c cpus-per-node] [-r n] [-p partition] [--hold] [-t minutes]',
+  '[--immediate[=secs]] [--no-kill] [--overcommit] [-D path]',
+  '[--oversubscribe] [-J jobname]',
+  '[--verbose] [--gid=group] [--uid=user] [--licenses=names]',
+  '[--clusters=cluster_names]',
+  '[--contiguous] [--mincpus=n] [--mem=MB] [--tmp=MB] [-C list]',
+  '[--account=name] [--dependency=type:jobid[+time]] [--comment=name]',
+  '[--mail-type=type] [--mail-user=user] [--nice[=value]]',
+  '[--bell] [--no-bell] [--kill-command[=signal]] [--spread-job]',
+  '[--nodefile=file] [--nodelist=hosts] [--exclude=hosts]',
+  '[--network=type] [--mem-per-cpu=MB] [--qos=qos]',
+  '[--mem-bind=...] [--reservation=name] [--mcs-label=mcs]',
+  '[--time-min=minutes] [--gres=list] [--gres-flags=opts]',
+  '[--cpu-freq=min[-max[:gov]]] [--power=flags] [--profile=...]',
+  '[--switches=max-switches[@max-time-to-wait]]',
+  '[--core-spec=cores] [--thread-spec=threads] [--reboot]',
+  '[--bb=burst_buffer_spec] [--bbf=burst_buffer_file]',
+  '[--delay-boot=mins] [--use-min-nodes]',
+  '[--cpus-per-gpu=n] [--gpus=n] [--gpu-bind=...] [--gpu-freq=...]',
+  '[--gpus-per-node=n] [--gpus-per-socket=n] [--gpus-per-task=n]',
+  '[--mem-per-gpu=MB]',
+  '[command [args...]]',
+];
+
+export const USAGE_LINES: Readonly<Record<JobCommand, readonly string[]>> = { srun: SRUN, sbatch: SBATCH, salloc: SALLOC };
 
 /** The first line of --help. */
 export const HELP_USAGE_LINE: Readonly<Record<JobCommand, string>> = {
   srun: 'Usage: srun [OPTIONS(0)... [executable(0) [args(0)...]]] [ : [OPTIONS(N)...]] executable(N) [args(N)...]',
   sbatch: 'Usage: sbatch [OPTIONS(0)...] [ : [OPTIONS(N)...]] script(0) [args(0)...]',
-  salloc: 'Usage: salloc [OPTIONS(0)...] [ : [OPTIONS(N)...]] [command(0) [args(0)...]]',
+  salloc: 'Usage: salloc [OPTIONS(0)...] [ : [OPTIONS(N)]] [command(0) [args(0)...]]',
 };

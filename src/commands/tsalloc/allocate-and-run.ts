@@ -30,7 +30,17 @@ export interface SallocRequest {
   immediate: number | undefined;
   /** --kill-command: the signal the command gets when the allocation is revoked. */
   killSignal: NodeJS.Signals | undefined;
+  /** --bell / --no-bell / neither: when to ring the terminal bell at the grant. */
+  bell: Bell;
+  /** --begin: the earliest start (seconds since the epoch; 0: none). */
+  beginTime: number;
+  comment: string | undefined;
 }
+
+export type Bell = 'always' | 'never' | 'after-delay';
+
+/** salloc rings after a wait of more than this many seconds unless told (DEFAULT_BELL_DELAY). */
+const BELL_DELAY_SECONDS = 10;
 
 export async function allocateAndRun(s: SallocRequest, config: ClusterConfig, log: Logger): Promise<number> {
   const stateDir = resolveStateDir(config);
@@ -39,6 +49,7 @@ export async function allocateAndRun(s: SallocRequest, config: ClusterConfig, lo
   const remote = await remoteController(config);
   const link = new Link(remote ?? path.join(stateDir, 'tsctld.sock'), client);
   let grant: Grant;
+  const asked = Date.now();
   try {
     grant = await allocation(s, config, link, log);
   } catch (error) {
@@ -55,6 +66,7 @@ export async function allocateAndRun(s: SallocRequest, config: ClusterConfig, lo
     log.info('Waiting for resource configuration');
     log.info(`Nodes ${compressHostlist(grant.nodeNames)} are ready for job`);
   }
+  if (s.bell === 'always' || (s.bell === 'after-delay' && Date.now() - asked > BELL_DELAY_SECONDS * 1000)) ringBell();
   if (s.noShell) {
     // The controller keeps a detached allocation when its holder goes.
     link.close();
@@ -74,6 +86,8 @@ async function allocation(s: SallocRequest, config: ClusterConfig, link: Link, l
   desc.command = s.command[0] ?? shellOf();
   desc.argv = s.command.slice(1);
   desc.hold = s.hold;
+  desc.beginTime = s.beginTime;
+  desc.comment = s.comment;
   desc.interactive = { pid: process.pid, ...(s.noShell && { detached: true }) };
   let answer: AllocateAnswer;
   try {
@@ -180,6 +194,11 @@ function exitOf(code: number | null, signal: NodeJS.Signals | null): { status: n
   if (signal === null) return { status: code ?? 0, waitStatus: (code ?? 0) << 8 };
   const quiet = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGKILL'].includes(signal);
   return { status: quiet ? 0 : 1, waitStatus: constants.signals[signal] ?? 0 };
+}
+
+/** The bell goes to a terminal only (salloc's _ring_terminal_bell). */
+function ringBell(): void {
+  if (process.stdout.isTTY) process.stdout.write('\x07');
 }
 
 /** salloc's default command: the user's login shell from the password database, not $SHELL (observed). */

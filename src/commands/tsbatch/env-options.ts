@@ -1,5 +1,6 @@
 // The SBATCH_* input variables of sbatch(1) for tsbatch's options: the source between the
 // script's #SBATCH lines and the command line.
+import { envFlagIsSet } from '../../cli/slurm-opt/env-flag.js';
 import type { RawTsbatchOptions } from './options.js';
 
 /**
@@ -42,15 +43,7 @@ export function envOptions(env: NodeJS.ProcessEnv): RawTsbatchOptions {
     if (value !== undefined) raw[key] = key === 'exclusive' && value === '' ? 'exclusive' : value;
   }
   for (const [key, name, value] of ENV_FLAGS) {
-    if (flagIsSet(env[name])) raw[key] = value;
+    if (envFlagIsSet(env[name])) raw[key] = value;
   }
   return raw as RawTsbatchOptions;
-}
-
-// sbatch(1): a flag variable counts when empty, "yes" or a non-zero number (observed: "2" and
-// "-1" count, "0", "no" and "2x" do not).
-function flagIsSet(value: string | undefined): boolean {
-  if (value === undefined) return false;
-  if (value === '' || value.toLowerCase() === 'yes') return true;
-  return /^\s*[+-]?\d+$/.test(value) && Number(value) !== 0;
 }

@@ -121,7 +121,7 @@ export function mergeValues(script: TsbatchValues, env: TsbatchValues, cli: Tsba
 
 // parse_time() prints its own line first (kept as the cause, for the CLI to print); it
 // returns 0 for blank text, which sbatch calls invalid too, without that line.
-function parseBegin(text: string, now: Date): number {
+export function parseBegin(text: string, now: Date): number {
   let seconds: number;
   try {
     seconds = parseBeginTime(text, now);

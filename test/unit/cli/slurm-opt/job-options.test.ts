@@ -1,6 +1,7 @@
-// The option tables against what Slurm 22.05's srun and sbatch accept: every long name and
+// The option tables against what Slurm 22.05's srun, sbatch and salloc accept: every long name and
 // its argument kind, probed on the real commands (`<cmd> --NAME=1 --usage`, then `<cmd>
-// --NAME` alone) and kept in fixtures/slurm-22.05/<cmd>-long-options.txt.
+// --NAME` alone) and kept in fixtures/slurm-22.05/<cmd>-long-options.txt; salloc's short
+// letters too (`salloc -X1 --usage`, then `salloc -X --usage`: salloc-short-options.txt).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { jobOptions } from '../../../../src/cli/slurm-opt/job-options.js';
@@ -11,7 +12,7 @@ function reference(command: string): Record<string, string> {
   return Object.fromEntries(text.trim().split('\n').map((line) => line.split(' ') as [string, string]));
 }
 
-describe.each(['srun', 'sbatch'] as const)('%s', (command) => {
+describe.each(['srun', 'sbatch', 'salloc'] as const)('%s', (command) => {
   const table = Object.fromEntries(jobOptions(command).map((s) => [s.long, s.arg]));
 
   it('accepts every long option 22.05 accepts, with its argument kind', () => {
@@ -28,5 +29,13 @@ describe.each(['srun', 'sbatch'] as const)('%s', (command) => {
   it('gives each short letter one option', () => {
     const letters = jobOptions(command).flatMap((s) => (s.short ? [s.short] : []));
     expect(letters.length).toBe(new Set(letters).size);
+  });
+});
+
+describe('salloc', () => {
+  it('takes exactly the short letters 22.05 takes, each with its argument kind', () => {
+    const ref = readFileSync(fixture('slurm-22.05', 'salloc-short-options.txt'), 'utf8').trim().split('\n').sort();
+    const ours = jobOptions('salloc').flatMap((s) => (s.short ? [`${s.short} ${s.arg}`] : [])).sort();
+    expect(ours).toEqual(ref);
   });
 });
