@@ -1,7 +1,6 @@
 // The one CLI boundary every bin goes through: load the command lazily, run it, and turn
 // whatever it throws into `<bin>: error: <message>` and an exit status a script can rely on.
 import { wantsStack } from './debug.js';
-import { getoptError } from './getopt-long.js';
 import { UserError } from '../core/errors.js';
 
 export interface CommandModule {
@@ -29,16 +28,6 @@ export async function runCli(bin: string, load: () => Promise<CommandModule>, ar
 /** Prints an error the way the boundary does and returns the exit status to use. */
 export function reportError(bin: string, error: unknown, argv: readonly string[] = []): number {
   const stack = wantsStack(argv);
-  if (isCommanderExit(error)) {
-    // --help and --version come through here with status 0 and nothing more to say.
-    if (error.exitCode === 0) return 0;
-    // A refused option reads as getopt's, as every Slurm command prints it (exit 1 for
-    // squeue, sinfo, scancel and scontrol: observed).
-    const getopt = getoptError(bin, error, argv);
-    if (getopt) return reportError(bin, getopt, argv);
-    writeErrorLines(bin, [stripCommanderPrefix(error.message)]);
-    return error.exitCode;
-  }
   if (error instanceof UserError) {
     // A bare error without text: the command has said what went wrong already.
     if (error.bare) process.stderr.write(error.message === '' ? '' : `${error.message}\n`);
@@ -56,27 +45,4 @@ export function reportError(bin: string, error: unknown, argv: readonly string[]
 // A line that starts with "fatal: " is Slurm's fatal() (`srun: fatal: ...`), not error().
 function writeErrorLines(bin: string, lines: readonly string[]): void {
   process.stderr.write(lines.map((line) => (line.startsWith('fatal: ') ? `${bin}: ${line}\n` : `${bin}: error: ${line}\n`)).join(''));
-}
-
-interface CommanderExit {
-  code: string;
-  exitCode: number;
-  message: string;
-}
-
-function isCommanderExit(error: unknown): error is CommanderExit {
-  return (
-    error instanceof Error &&
-    typeof (error as Partial<CommanderExit>).code === 'string' &&
-    (error as Partial<CommanderExit>).code!.startsWith('commander.') &&
-    typeof (error as Partial<CommanderExit>).exitCode === 'number'
-  );
-}
-
-// Commander's texts in getopt's words, which is what Slurm's commands print.
-function stripCommanderPrefix(message: string): string {
-  return message
-    .replace(/^error: /, '')
-    .replace(/^unknown option/, 'unrecognized option')
-    .split('\n')[0]!;
 }

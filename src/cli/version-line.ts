@@ -1,6 +1,5 @@
-// The --version line, apart from program.ts so that a command parsing its options without
-// commander (tsrun, tsbatch: slurm-opt) does not load commander for it (~10% of a short
-// command's start-up in the profile).
+// What --version prints: tslurm's own line under the ts names; under a Slurm name (the
+// drop-in) Slurm's, `slurm 22.05.8`, which tools parse to choose what they may ask for.
 import { TOOLKIT_VERSION } from '../core/version.js';
 import { isSlurmName, SLURM_COMPAT_VERSION } from './slurm-names.js';
 

@@ -65,9 +65,11 @@ export function getopt(words: readonly string[], specs: readonly OptionSpec[], s
 
 /** The option a long word names: exact, else the one option it is a prefix of. */
 export function findLong(name: string, specs: readonly OptionSpec[]): OptionSpec[] {
-  const exact = specs.find((s) => s.long === name);
+  // A short-only option (tsctld's -D) has no long name to match.
+  const named = specs.filter((s) => s.long !== '');
+  const exact = named.find((s) => s.long === name);
   if (exact) return [exact];
-  const candidates = specs.filter((s) => s.long.startsWith(name));
+  const candidates = named.filter((s) => s.long.startsWith(name));
   // Two names for one option (aliases) are no ambiguity to getopt when they share a key and
   // argument kind; it takes the first.
   const distinct = candidates.filter((s, k) => candidates.findIndex((o) => o.key === s.key && o.arg === s.arg && o.flagValue === s.flagValue) === k);
@@ -128,7 +130,7 @@ function shortOptions(word: string, next: string | undefined, specs: readonly Op
 function closest(name: string, specs: readonly OptionSpec[]): string | undefined {
   let best: { long: string; distance: number } | undefined;
   for (const spec of specs) {
-    if (spec.hidden) continue;
+    if (spec.hidden || spec.long === '') continue;
     const distance = editDistance(name, spec.long);
     if (distance <= Math.max(1, Math.floor(name.length / 3)) && (!best || distance < best.distance)) best = { long: spec.long, distance };
   }

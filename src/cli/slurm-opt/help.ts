@@ -5,6 +5,7 @@
 import type { HelpSection, OptionSpec } from './spec.js';
 
 const SECTION_TITLES: Readonly<Record<HelpSection, string>> = {
+  main: '',
   run: 'Parallel run options:',
   constraint: 'Constraint options:',
   resources: 'Consumable resources related options:',
@@ -15,6 +16,7 @@ const SECTION_TITLES: Readonly<Record<HelpSection, string>> = {
   tslurm: 'tslurm options:',
 };
 
+/** srun's, sbatch's and salloc's description column; squeue's is 34, sinfo's 29, ... */
 const DESCRIPTION_COLUMN = 30;
 const WIDTH = 80;
 
@@ -23,27 +25,32 @@ export function synopsis(spec: OptionSpec): string {
   const letter = spec.short ? `-${spec.short}, ` : '    ';
   const meta = spec.meta ?? '';
   const arg = spec.arg === 'required' && meta !== '' ? `=${meta}` : spec.arg === 'optional' && meta !== '' ? `[=${meta}]` : '';
+  if (spec.long === '') return `-${spec.short}`;
   return `${letter}--${spec.long}${arg}`;
 }
 
 export interface HelpText {
   /** The first line: `Usage: srun [OPTIONS(0)... [executable(0) [args(0)...]]] ...`. */
   usageLine: string;
+  /** A line under the usage line (what the command is, under the ts names). */
+  summary?: string;
   /** Lines printed after the options (examples under the ts names). */
   epilogue?: readonly string[];
+  /** Where descriptions start (default 30, srun's). */
+  descriptionColumn?: number;
 }
 
 export function renderHelp(specs: readonly OptionSpec[], text: HelpText): string {
-  const lines = [text.usageLine, ''];
+  const lines = [text.usageLine, ...(text.summary === undefined ? [] : ['', text.summary]), ''];
   const sections = [...new Set(specs.filter((s) => !s.hidden).map((s) => s.section))];
   for (const section of sections) {
-    lines.push(SECTION_TITLES[section]);
+    if (SECTION_TITLES[section] !== '') lines.push(SECTION_TITLES[section]);
     // One option named twice with two meanings (srun's --exclusive) shows once.
     const shown = new Set<string>();
     for (const spec of specs) {
       if (spec.hidden || spec.section !== section || shown.has(spec.long)) continue;
       shown.add(spec.long);
-      lines.push(...optionLines(spec));
+      lines.push(...optionLines(spec, text.descriptionColumn ?? DESCRIPTION_COLUMN));
     }
     lines.push('');
   }
@@ -51,16 +58,16 @@ export function renderHelp(specs: readonly OptionSpec[], text: HelpText): string
   return `${lines.join('\n')}\n`;
 }
 
-function optionLines(spec: OptionSpec): string[] {
+function optionLines(spec: OptionSpec, column: number): string[] {
   const head = `  ${synopsis(spec)}`;
   const words = spec.help.split(' ');
   const out: string[] = [];
-  let line = head.length < DESCRIPTION_COLUMN ? head.padEnd(DESCRIPTION_COLUMN) : `${head} `;
+  let line = head.length < column ? head.padEnd(column) : `${head} `;
   let fresh = true;
   for (const word of words) {
     if (!fresh && line.length + 1 + word.length > WIDTH) {
       out.push(line);
-      line = ' '.repeat(DESCRIPTION_COLUMN);
+      line = ' '.repeat(column);
       fresh = true;
     }
     line += fresh ? word : ` ${word}`;

@@ -24,7 +24,7 @@ export function commandSpecs(command: JobCommand, bin: string): OptionSpec[] {
   return [...specs, { ...CLUSTER_FILE, ...(isSlurmName(bin) && { hidden: true }) }];
 }
 
-/** Values by key; a flag is true (or its flagValue), -v counts, an optional argument left out is true. */
+/** Values by key; a flag is true (or its flagValue), -v (and a counting flag) counts, an optional argument left out is true. */
 export type RawValues = Record<string, string | boolean | number | undefined>;
 
 export interface ParsedJobArgs extends GetoptResult {
@@ -39,11 +39,11 @@ export function parseJobArgs(words: readonly string[], specs: readonly OptionSpe
   return { ...result, raw: rawValues(result.options), info: info?.spec.key as ParsedJobArgs['info'] };
 }
 
-/** The occurrences as values by key, the last one winning (-v adds up). */
+/** The occurrences as values by key, the last one winning (-v and counting flags add up). */
 export function rawValues(options: readonly Occurrence[]): RawValues {
   const raw: RawValues = {};
   for (const { spec, value } of options) {
-    if (spec.key === 'verbose') raw.verbose = Number(raw.verbose ?? 0) + 1;
+    if (spec.key === 'verbose' || spec.counts) raw[spec.key] = Number(raw[spec.key] ?? 0) + 1;
     else if (spec.arg === 'none') raw[spec.key] = spec.flagValue ?? true;
     else raw[spec.key] = value ?? true;
   }

@@ -8,11 +8,14 @@ export type ArgKind = 'none' | 'required' | 'optional';
 /** The commands that share the job options. */
 export type JobCommand = 'srun' | 'sbatch' | 'salloc';
 
-/** The sections of srun's, sbatch's and salloc's --help, in the order they print. */
-export type HelpSection = 'run' | 'constraint' | 'resources' | 'affinity' | 'gpu' | 'help' | 'other' | 'tslurm';
+/**
+ * The sections of --help, in the order they print: srun's, sbatch's and salloc's, and 'main'
+ * for the untitled list the other commands (squeue, sinfo, scancel, ...) print first.
+ */
+export type HelpSection = 'main' | 'run' | 'constraint' | 'resources' | 'affinity' | 'gpu' | 'help' | 'other' | 'tslurm';
 
 export interface OptionSpec {
-  /** The long name without dashes (`cpus-per-task`). */
+  /** The long name without dashes (`cpus-per-task`); '' for a short-only option (tsctld's -D). */
   long: string;
   /** The short letter, if any. */
   short?: string;
@@ -28,6 +31,8 @@ export interface OptionSpec {
   section: HelpSection;
   /** Accepted but not listed by --help (aliases and undocumented options, as in Slurm). */
   hidden?: boolean;
+  /** A flag that counts its occurrences (-v, scontrol's -d): the value is the count. */
+  counts?: boolean;
 }
 
 /** An option as found on a command line, in order. */

@@ -3,12 +3,13 @@
 // `wait_job`, `listpids`, `write batch_script|config`, `reconfigure`, `ping` (which starts the
 // controller, as a submission does), `version`, `show plugins` and the hostlist helpers.
 // Global options go before or after the command, as scontrol's getopt takes them.
-import { createProgram, addCommonOptions, versionLine } from '../../cli/program.js';
-import { countVerbose } from '../../cli/debug.js';
+import { commandInfo, parseArgs, type CommandTexts } from '../../cli/slurm-opt/command-cli.js';
+import { versionLine } from '../../cli/version-line.js';
 import { UserError } from '../../core/errors.js';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
 import { showHostlist, type HostlistEntity } from './show-hostlist.js';
 import { clusterEntity } from './show-cluster.js';
+import { TSCONTROL_COMMANDS, TSCONTROL_OPTIONS } from './options.js';
 
 const examples = [
   'tscontrol show partition',
@@ -47,39 +48,32 @@ export interface Options {
   clusters?: string;
 }
 
+const texts: CommandTexts = {
+  summary: 'View and change the cluster, its jobs and its plugins (like scontrol).',
+  synopsis: '[OPTIONS] COMMAND [WORDS...]',
+  slurmUsageLine: (bin) => `Usage: ${bin} [<OPTION>] [<COMMAND>]`,
+  examples,
+  epilogue: TSCONTROL_COMMANDS,
+  descriptionColumn: 30,
+};
+
 export async function run(argv: string[], bin: string): Promise<number> {
-  let status = 0;
-  let quiet = false;
-  const program = addCommonOptions(createProgram(bin, 'View and change the cluster, its jobs and its plugins (like scontrol).', examples))
-    .option('-a, --all', 'every partition, hidden ones too (tslurm hides none)')
-    .option('-d, --details', 'more details (jobs: allocated CPUs and memory per node); repeat for more', (_v: string, prev: number) => prev + 1, 0)
-    .option('-o, --oneliner', 'one line per record')
-    .option('-Q, --quiet', 'print no error messages, only the exit status tells')
-    .option('-M, --clusters <name>', 'the cluster to talk to (only the one in use is reachable)')
-    .option('--json', 'print data as JSON (a tslurm extension: scontrol 22.05 has no --json)')
-    .option('--yaml', 'print data as YAML (a tslurm extension)')
-    .option('-F, --future', 'include nodes in the FUTURE state')
-    .argument(
-      '<command>',
-      'show | update | create | delete | hold | uhold | release | requeue | suspend | resume | wait_job | listpids | write batch_script|config | reconfigure | ping | version',
-    )
-    .argument(
-      '[words...]',
-      'job ids (hold, release, wait_job, listpids, ...), Key=Value words (update, create reservation, delete), or what to show: job [ID] | node [NODES] | partition [NAME] | step [ID] | reservation [NAME] | topology | daemons | config | plugins | hostnames LIST | hostlist LIST | hostlistsorted LIST',
-    )
-    .action(async (command: string, words: string[], options: Options) => {
-      quiet = Boolean(options.quiet);
-      if (options.clusters !== undefined) await checkClusters(options.clusters, options.cluster);
-      status = await dispatch(bin, command, words, options, argv);
-    });
+  const parsed = parseArgs(bin, argv, TSCONTROL_OPTIONS);
+  if (parsed.info) {
+    process.stdout.write(commandInfo(parsed.info, bin, TSCONTROL_OPTIONS, texts));
+    return 0;
+  }
+  const options = { verbose: 0, details: 0, ...parsed.raw } as Options;
+  const [command, ...words] = parsed.operands;
+  if (command === undefined) throw new UserError("missing required argument 'command'");
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    if (options.clusters !== undefined) await checkClusters(options.clusters, options.cluster);
+    return await dispatch(bin, command, words, options);
   } catch (error) {
     // -Q: scontrol's quiet_flag silences its error lines; the exit status still tells.
-    if (quiet && error instanceof UserError) return error.exitCode;
+    if (options.quiet && error instanceof UserError) return error.exitCode;
     throw error;
   }
-  return status;
 }
 
 // -M: there is one cluster, the one in use; scontrol's words for any other name.
@@ -93,7 +87,7 @@ async function checkClusters(names: string, file: string | undefined): Promise<v
   }
 }
 
-async function dispatch(bin: string, command: string, words: string[], options: Options, argv: string[]): Promise<number> {
+async function dispatch(bin: string, command: string, words: string[], options: Options): Promise<number> {
   const verb = command.toLowerCase();
   if (verb === 'hold' || verb === 'uhold' || verb === 'release') {
     const { changeJobs } = await import('./jobs.js');
@@ -151,10 +145,10 @@ async function dispatch(bin: string, command: string, words: string[], options: 
   if (verb !== 'show') {
     throw new UserError(`invalid keyword: ${command}`, { bare: true });
   }
-  return show(bin, words, options, argv);
+  return show(bin, words, options);
 }
 
-async function show(bin: string, words: string[], options: Options, argv: string[]): Promise<number> {
+async function show(bin: string, words: string[], options: Options): Promise<number> {
   const [entity = '', ...rest] = words;
   const key = entity.toLowerCase();
   const data = options.yaml ? 'yaml' : options.json ? 'json' : undefined;
@@ -189,7 +183,7 @@ async function show(bin: string, words: string[], options: Options, argv: string
     return result.exitCode;
   }
   if (key === 'plugins' || key === 'plugin') {
-    const log = createLogger(bin, levelFromVerbosity(countVerbose(argv)));
+    const log = createLogger(bin, levelFromVerbosity(options.verbose));
     const { loadCluster } = await import('../../config/load.js');
     const config = await loadCluster({ file: options.cluster });
     const { collectPlugins, formatPluginTable } = await import('./show-plugins.js');

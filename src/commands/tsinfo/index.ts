@@ -1,7 +1,7 @@
 // tsinfo (sinfo): nodes and partitions, in sinfo's formats byte for byte.
-import { Option } from 'commander';
-import { createProgram, addCommonOptions } from '../../cli/program.js';
 import { loadClusterInfo } from '../../cli/cluster-info.js';
+import { commandInfo, parseArgs, type CommandTexts } from '../../cli/slurm-opt/command-cli.js';
+import { TSINFO_OPTIONS } from './options.js';
 import { tsinfoParams, type TsinfoOptions } from './params.js';
 import { tsinfoReport } from './report.js';
 
@@ -15,47 +15,19 @@ const examples = [
   'tsinfo --json',
 ];
 
-const USAGE = `Usage: tsinfo [-abdelNRrsTv] [-i seconds] [-t states] [-p partition] [-n nodes]
-              [-S fields] [-o format] [-O Format]
-`;
+// sinfo's --usage (observed on 22.05), the second line under the first one's options.
+const usage = (bin: string): string =>
+  `Usage: ${bin} [-abdelNRrsTv] [-i seconds] [-t states] [-p partition] [-n nodes]\n${' '.repeat(bin.length + 8)}[-S fields] [-o format] [-O Format] [--federation] [--local]\n`;
+
+const texts: CommandTexts = { summary: 'Show nodes and partitions (like sinfo).', synopsis: '[OPTIONS]', usage, examples, descriptionColumn: 29 };
 
 export async function run(argv: string[], bin: string): Promise<number> {
-  let status = 0;
-  const program = addCommonOptions(createProgram(bin, 'Show nodes and partitions (like sinfo).', examples))
-    // sinfo's -h is --noheader; help is --help only.
-    .helpOption('--help', 'show this help and exit')
-    .option('-a, --all', 'show all partitions (tslurm has no hidden ones)')
-    .option('-d, --dead', 'only nodes that do not respond')
-    .option('-e, --exact', 'group nodes only when their CPUs, memory, ... are the same')
-    .option('-h, --noheader', 'no header line')
-    .option('--hide', 'do not show hidden partitions (tslurm has none)')
-    .option('-i, --iterate <seconds>', 'list again every so many seconds')
-    .option('--json', "print the nodes as JSON (Slurm's data_parser shape)")
-    .option('--yaml', 'print the nodes as YAML')
-    .option('--local', 'only the local cluster (the only one)')
-    .option('-l, --long', 'more columns, and the date')
-    .option('-n, --nodes <nodes>', 'only these nodes (a hostlist)')
-    .option('-N, --Node', 'one line per node')
-    .option('-o, --format <format>', "sinfo's %-field format")
-    .option('-O, --Format <fields>', 'fields by name: partition,nodes,nodelist,...')
-    .option('-p, --partition <partitions>', 'only these partitions (comma-separated)')
-    .option('-r, --responding', 'only nodes that respond')
-    .option('-R, --list-reasons', 'why nodes are down, drained or failing')
-    .option('-s, --summarize', 'one line per partition, node counts by state')
-    .option('-S, --sort <fields>', 'sort keys, e.g. "#P,-t"')
-    .option('-t, --states <states>', 'only nodes in these states (comma-separated)')
-    .option('-T, --reservation', 'show reservations')
-    .addOption(new Option('--usage', 'print a short usage line'))
-    .allowExcessArguments(true)
-    .action(async (options: TsinfoOptions & { usage?: boolean }) => {
-      if (options.usage) {
-        process.stdout.write(USAGE);
-        return;
-      }
-      status = await list(options, bin);
-    });
-  await program.parseAsync(argv, { from: 'user' });
-  return status;
+  const parsed = parseArgs(bin, argv, TSINFO_OPTIONS);
+  if (parsed.info) {
+    process.stdout.write(commandInfo(parsed.info, bin, TSINFO_OPTIONS, texts));
+    return 0;
+  }
+  return list(parsed.raw as TsinfoOptions, bin);
 }
 
 async function list(options: TsinfoOptions, bin: string): Promise<number> {

@@ -2,7 +2,8 @@
 // node with the controller named by the cluster file's control.address, heartbeats, and runs
 // the steps tsrun launches on it. Several on one host, each with its own node name and port,
 // emulate a multi-node cluster.
-import { createProgram, addCommonOptions } from '../../cli/program.js';
+import { commandInfo, commonOptions, infoOptions, option, parseArgs, type CommandTexts } from '../../cli/slurm-opt/command-cli.js';
+import type { OptionSpec } from '../../cli/slurm-opt/spec.js';
 import { UserError } from '../../core/errors.js';
 
 const examples = [
@@ -20,38 +21,47 @@ interface Options {
   spool?: string;
 }
 
+const OPTIONS: readonly OptionSpec[] = [
+  option('node', 'N', 'required', 'name', 'the node this daemon serves (as named in the cluster file)'),
+  option('listen', '', 'required', 'addr:port', "where to take launch requests (default: the node's address in the cluster file)"),
+  option('hardware', '', 'none', '', "report this host's CPUs and memory instead of the cluster file's"),
+  option('spool', '', 'required', 'dir', "where batch jobs keep their files (default: stepd-NODE in the cluster's state directory)"),
+  ...infoOptions({ shortHelp: true, usage: false }),
+  ...commonOptions(),
+];
+
+const texts: CommandTexts = { summary: 'The node daemon (like slurmd and slurmstepd).', synopsis: '[OPTIONS]', examples };
+
 export async function run(argv: string[], bin: string): Promise<number> {
-  let status = 0;
-  const program = addCommonOptions(createProgram(bin, 'The node daemon (like slurmd and slurmstepd).', examples))
-    .option('-N, --node <name>', 'the node this daemon serves (as named in the cluster file)')
-    .option('--listen <addr:port>', "where to take launch requests (default: the node's address in the cluster file)")
-    .option('--hardware', "report this host's CPUs and memory instead of the cluster file's")
-    .option('--spool <dir>', "where batch jobs keep their files (default: stepd-NODE in the cluster's state directory)")
-    .action(async (options: Options) => {
-      const [{ loadCluster }, { createLogger, levelFromVerbosity }, { parseHostPort }, { runNodeDaemon }, { resolveStateDir }, path] = await Promise.all([
-        import('../../config/load.js'),
-        import('../../core/log.js'),
-        import('../../net/endpoint.js'),
-        import('../../stepd/node-daemon/daemon.js'),
-        import('../../config/state-dir.js'),
-        import('node:path'),
-      ]);
-      if (options.node === undefined) throw new UserError('no node named: give --node NAME');
-      const config = await loadCluster({ file: options.cluster });
-      const node = config.nodes.find((n) => n.name === options.node);
-      if (!node) throw new UserError(`node ${options.node} is not in the cluster file ${config.source}`);
-      const listen = options.listen === undefined ? undefined : parseHostPort(options.listen);
-      if (options.listen !== undefined && !listen) throw new UserError(`invalid --listen address: ${options.listen} (expected host:port)`);
-      status = await runNodeDaemon({
-        config,
-        node,
-        listen,
-        hardware: options.hardware === true,
-        killWaitSeconds: (await import('../../config/kill-wait.js')).killWaitSeconds(config),
-        spoolDir: path.resolve(options.spool ?? path.join(resolveStateDir(config), `stepd-${node.name}`)),
-        log: createLogger(`${bin}-${node.name}`, levelFromVerbosity(options.verbose)),
-      });
-    });
-  await program.parseAsync(argv, { from: 'user' });
-  return status;
+  const parsed = parseArgs(bin, argv, OPTIONS);
+  if (parsed.info) {
+    process.stdout.write(commandInfo(parsed.info, bin, OPTIONS, texts));
+    return 0;
+  }
+  // A stray word, in the words this command has always used for it.
+  if (parsed.operands.length > 0) throw new UserError(`too many arguments. Expected 0 arguments but got ${parsed.operands.length}.`);
+  const options = { verbose: 0, ...parsed.raw } as Options;
+  const [{ loadCluster }, { createLogger, levelFromVerbosity }, { parseHostPort }, { runNodeDaemon }, { resolveStateDir }, path] = await Promise.all([
+    import('../../config/load.js'),
+    import('../../core/log.js'),
+    import('../../net/endpoint.js'),
+    import('../../stepd/node-daemon/daemon.js'),
+    import('../../config/state-dir.js'),
+    import('node:path'),
+  ]);
+  if (options.node === undefined) throw new UserError('no node named: give --node NAME');
+  const config = await loadCluster({ file: options.cluster });
+  const node = config.nodes.find((n) => n.name === options.node);
+  if (!node) throw new UserError(`node ${options.node} is not in the cluster file ${config.source}`);
+  const listen = options.listen === undefined ? undefined : parseHostPort(options.listen);
+  if (options.listen !== undefined && !listen) throw new UserError(`invalid --listen address: ${options.listen} (expected host:port)`);
+  return runNodeDaemon({
+    config,
+    node,
+    listen,
+    hardware: options.hardware === true,
+    killWaitSeconds: (await import('../../config/kill-wait.js')).killWaitSeconds(config),
+    spoolDir: path.resolve(options.spool ?? path.join(resolveStateDir(config), `stepd-${node.name}`)),
+    log: createLogger(`${bin}-${node.name}`, levelFromVerbosity(options.verbose)),
+  });
 }

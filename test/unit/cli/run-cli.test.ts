@@ -46,18 +46,6 @@ describe('the CLI boundary', () => {
     reportError('tsrun', new TypeError('x is undefined'), ['-vvv']);
     expect(loud.text()).toMatch(/^tsrun: internal error: x is undefined\nTypeError: x is undefined\n\s+at /);
   });
-
-  it('turns commander\'s refusals into getopt\'s words, with a hint under the ts names', () => {
-    const err = captureStderr();
-    const commanderError = Object.assign(new Error("error: unknown option '--foo'"), { code: 'commander.unknownOption', exitCode: 1 });
-    expect(reportError('scontrol', commanderError)).toBe(1);
-    expect(err.text()).toBe('scontrol: unrecognized option \'--foo\'\nTry "scontrol --help" for more information\n');
-    const near = Object.assign(new Error("error: unknown option '--detial'\n(Did you mean --detail?)"), { code: 'commander.unknownOption', exitCode: 1 });
-    expect(reportError('tscontrol', near)).toBe(1);
-    expect(err.text()).toContain('tscontrol: unrecognized option \'--detial\'\ntscontrol: did you mean \'--detail\'?\nTry "tscontrol --help" for more information\n');
-    const help = Object.assign(new Error('(outputHelp)'), { code: 'commander.helpDisplayed', exitCode: 0 });
-    expect(reportError('tscontrol', help)).toBe(0);
-  });
 });
 
 describe('verbosity', () => {
