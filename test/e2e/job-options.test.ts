@@ -92,7 +92,7 @@ describe('a realistic #SBATCH header', () => {
 });
 
 describe('--usage and --help under the Slurm names', () => {
-  it.each(['srun', 'sbatch', 'salloc'])('%s --usage prints its usage block', async (name) => {
+  it.each(['srun', 'sbatch', 'salloc', 'squeue', 'sinfo', 'sbcast'])('%s --usage prints its usage block', async (name) => {
     expect(await slurm(name, ['--usage'])).toEqual({ exitCode: 0, stdout: readFileSync(fixture('slurm-22.05', `${name}-usage.txt`), 'utf8').trimEnd(), stderr: '' });
   });
 
@@ -124,6 +124,21 @@ describe('--usage and --help under the Slurm names', () => {
     for (const srunOnly of ['--label', '--output', '--kill-on-bad-exit', '--cluster=file']) expect(stdout).not.toContain(srunOnly);
   });
 
+  it.each([
+    ['squeue', 'Usage: squeue [OPTIONS]', '  -p, --partitions=partition(s)   '],
+    ['sinfo', 'Usage: sinfo [OPTIONS]', '  -N, --Node                 '],
+    ['scancel', 'Usage: scancel [OPTIONS] [job_id[_array_id][.step_id]]', '  -s, --signal=name | integer     '],
+    ['sbcast', 'Usage: sbcast [OPTIONS] SOURCE DEST', '  -C, --compress[=lib]  '],
+  ])('%s --help: its Usage: line and its options in synopsis form, no tslurm option', async (name, usageLine, synopsis) => {
+    const { exitCode, stdout } = await slurm(name, ['--help']);
+    expect(exitCode).toBe(0);
+    expect(stdout.split('\n')[0]).toBe(usageLine);
+    expect(stdout).toContain(`\n${synopsis}`);
+    expect(stdout).toContain('\nHelp options:\n');
+    expect(stdout).not.toContain('--cluster');
+    expect(stdout).not.toContain('Examples:');
+  });
+
   it('the ts names keep their own usage line and examples', async () => {
     const { stdout } = await ctl.run('tsrun', ['--help']);
     expect(stdout.split('\n')[0]).toBe('Usage: tsrun [options] command [args...]');
@@ -152,6 +167,9 @@ describe('option errors as Slurm prints them', () => {
     ['sinfo', ['-y'], 1, "sinfo: invalid option -- 'y'"],
     ['scancel', ['--bogus'], 1, "scancel: unrecognized option '--bogus'"],
     ['scontrol', ['--bogus'], 1, "scontrol: unrecognized option '--bogus'"],
+    ['squeue', ['--us', 'x'], 1, "squeue: option '--us' is ambiguous; possibilities: '--usage' '--user' '--users'"],
+    ['sinfo', ['--nodes'], 1, "sinfo: option '--nodes' requires an argument"],
+    ['scancel', ['--batch=1'], 1, "scancel: option '--batch' doesn't allow an argument"],
   ])('%s %j', async (name, args, exitCode, line) => {
     expect(await slurm(name, args)).toEqual({ exitCode, stdout: '', stderr: `${line}\n${tryHelp(name)}` });
   });
