@@ -153,6 +153,10 @@ export class BatchJobs implements Launcher {
     await this.selectSignal(job, SIGKILL);
     const request: KillRequest = { cause, at: now };
     await this.ctl.journalProgress(job);
+    // The steps its script started end as the batch step does (slurmctld kills every step): their
+    // tsruns are told first, so that they end their tasks (with srun's lines) before the batch
+    // step's SIGTERM reaches them; a tsrun that does not answer is not waited for long.
+    await this.ctl.jobEnding(job, Math.max(2, this.ctl.options.killWaitSeconds) * 1000);
     if (job.batchNode !== undefined) return this.killRemote(job, job.batchNode, request);
     const files = jobDirFiles(this.ctl.options.stateDir, job.record.job_id);
     if (!killBatchStepd(files, job.stepdPid, request)) await this.stepdGone(job, job.stepdPid);

@@ -61,6 +61,7 @@ export class Controller implements JobLookup {
   lastPriority = 0xffff0000;
   private readonly finishedWaiters = new Map<number, Array<() => void>>();
   private readonly changeListeners = new Set<() => void>();
+  private readonly endingListeners = new Set<(job: CtldJob) => Promise<void>>();
   /** Something changed since select_p_select_nodeinfo_set_all last ran. */
   private nodeinfoStale = true;
 
@@ -310,6 +311,27 @@ export class Controller implements JobLookup {
   onChange(listener: () => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
+  }
+
+  /**
+   * Called when a running job is being killed (tscancel, time limit, ...): its steps are ended;
+   * the listener resolves once the steps' launchers have taken the order.
+   */
+  onJobEnding(listener: (job: CtldJob) => Promise<void>): () => void {
+    this.endingListeners.add(listener);
+    return () => this.endingListeners.delete(listener);
+  }
+
+  /**
+   * A running job is being killed (slurmctld's job kill reaching its steps); resolves once its
+   * steps' launchers have taken the order, or after `withinMs` whatever they did.
+   */
+  async jobEnding(job: CtldJob, withinMs = 0): Promise<void> {
+    const taken = Promise.all([...this.endingListeners].map((listener) => listener(job)));
+    if (withinMs <= 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([taken, new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))]);
+    clearTimeout(timer);
   }
 
   private changed(): void {

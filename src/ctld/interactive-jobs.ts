@@ -159,6 +159,8 @@ export class InteractiveJobs {
     if (cause === 'TIMEOUT') job.reason = 'TimeLimit';
     await this.ctl.journalProgress(job);
     this.order(job, { cause: cause === 'TIMEOUT' ? 'TIMEOUT' : 'CANCELLED' });
+    // After the holder's order: salloc says the allocation is revoked before its steps end.
+    void this.ctl.jobEnding(job);
   }
 
   /** scancel -s: the signal goes to the step's tasks through tsrun. */

@@ -2,7 +2,9 @@
 // in a batch script registers its step over its connection (`step-start`) and reports its end
 // (`step-end`). A step also ends when that connection closes or its job ends; a controller
 // restart forgets them. `tscancel N.S` reaches the step's tsrun as an answer to its
-// `step-watch` request, as the orders for tsrun's own job do. The select plugin sees each step:
+// `step-watch` request, as the orders for tsrun's own job do; so does the end of its job
+// (tscancel N, the time limit, a revoked allocation): its tsrun ends the step as slurmstepd ends
+// the steps of a killed job (SIGTERM, SIGKILL after KillWait), with Slurm's lines. The select plugin sees each step:
 // select_p_step_pick_nodes when it is registered (its pick is the answer to `step-start`),
 // select_p_step_finish(killing_step=true) when tscancel ends it, and (false) once it has ended.
 // The registry also shares the job's CPUs among its steps (step-resources.ts): a step that does
@@ -11,7 +13,7 @@
 import { UserError } from '../core/errors.js';
 import { isFinished } from '../core/job-state.js';
 import { INFINITE } from '../core/slurm-constants.js';
-import { JOB_RUNNING, JOB_STATE_BASE, type step_record_t } from '../plugin-api/records.js';
+import { JOB_COMPLETING, JOB_RUNNING, JOB_STATE_BASE, type step_record_t } from '../plugin-api/records.js';
 import type { Controller } from './controller.js';
 import type { CtldJob } from './job.js';
 import { jobView } from './job-view.js';
@@ -41,10 +43,14 @@ export interface StepView {
   pid?: number;
 }
 
-/** What the controller asks of a step's tsrun: end the step (scancel N.S), or signal its tasks. */
+/**
+ * What the controller asks of a step's tsrun: end the step (scancel N.S), signal its tasks, or
+ * end it because its job ends (`end`: why, for slurmstepd's line).
+ */
 export interface StepOrder {
   cancel?: boolean;
   signal?: number;
+  end?: 'CANCELLED' | 'TIMEOUT';
 }
 
 interface Entry {
@@ -60,6 +66,10 @@ interface Entry {
   startTime: number;
   orders: StepOrder[];
   deliver: ((order: StepOrder) => void) | undefined;
+  /** Its tsrun was told that the job ends. */
+  toldEnd?: boolean;
+  /** Resolves once its tsrun has taken that order (it asks for the next) or the step is gone. */
+  endTaken?: () => void;
 }
 
 const now = (): number => Math.floor(Date.now() / 1000);
@@ -70,7 +80,15 @@ const keyOf = (jobId: number, stepId: number): string => `${jobId}.${stepId}`;
 export class StepRegistry {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly ctl: Controller) {}
+  /** Orders to steps dropped before their tsrun asked again: given once to the next `step-watch`. */
+  private readonly lastOrders = new Map<string, StepOrder>();
+
+  constructor(private readonly ctl: Controller) {
+    // A job being killed (tscancel, time limit, ...) is announced; one that ended otherwise (its
+    // batch script exited, its node failed) is journaled, which is a change: its steps end.
+    ctl.onJobEnding((job) => this.endStepsOf(job.record.job_id));
+    ctl.onChange(() => void this.endStepsOf(undefined));
+  }
 
   /** Steps waiting for CPUs held by others; woken (in arrival order) whenever a step ends. */
   private waiting: Array<() => void> = [];
@@ -131,6 +149,7 @@ export class StepRegistry {
     const entry: Entry = { start: body, nodes, nodeCount, cpus, ...(held && { held }), record: this.stepRecord(job, body, nodes, cpus), startTime: now(), orders: [], deliver: undefined };
     this.entries.set(key, entry);
     connection.onClose(() => {
+      if (this.lastOrders.has(key) && !this.entries.has(key)) this.lastOrders.delete(key);
       if (this.entries.get(key) === entry) this.drop(key);
     });
     if (held) return { nodes, cpus: held.cpus };
@@ -203,8 +222,13 @@ export class StepRegistry {
 
   /** The next order for the step's tsrun; `{}` once the step has ended. */
   watch(jobId: number, stepId: number): Promise<StepOrder> {
-    const entry = this.entries.get(keyOf(jobId, stepId));
-    if (!entry) return Promise.resolve({});
+    const key = keyOf(jobId, stepId);
+    const entry = this.entries.get(key);
+    const last = this.lastOrders.get(key);
+    this.lastOrders.delete(key);
+    if (!entry) return Promise.resolve(last ?? {});
+    // Asking again, its tsrun has carried out what it was told before.
+    if (entry.toldEnd && entry.orders.length === 0) entry.endTaken?.();
     const queued = entry.orders.shift();
     if (queued) return Promise.resolve(queued);
     return new Promise((resolve) => (entry.deliver = resolve));
@@ -220,10 +244,33 @@ export class StepRegistry {
     if (userId !== 0 && job.record.user_id !== userId) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
     const order: StepOrder = signal === undefined ? { cancel: true } : { signal };
     if (order.cancel) this.finish(entry, true);
+    this.send(entry, order);
+  }
+
+  private send(entry: Entry, order: StepOrder): void {
     const deliver = entry.deliver;
     entry.deliver = undefined;
     if (deliver) deliver(order);
     else entry.orders.push(order);
+  }
+
+  /**
+   * slurmctld's kill of a job reaches every step of it: each step's tsrun is told once that the
+   * job ends (tscancel N, the time limit, a revoked allocation, a node failure) and why:
+   * `jobId` a job being killed, or every job that has ended.
+   */
+  private endStepsOf(jobId: number | undefined): Promise<void> {
+    const taken: Array<Promise<void>> = [];
+    for (const entry of this.entries.values()) {
+      if (entry.toldEnd || (jobId !== undefined && entry.start.jobId !== jobId)) continue;
+      const job = this.ctl.jobs.get(entry.start.jobId);
+      // A job being killed is announced once its holder or batch step was told (salloc's line first).
+      if (job && jobId === undefined && (!isFinished(job.record.job_state) || (job.killCause !== undefined && (job.record.job_state & JOB_COMPLETING) !== 0))) continue;
+      entry.toldEnd = true;
+      taken.push(new Promise((resolve) => (entry.endTaken = resolve)));
+      this.send(entry, { end: job?.killCause === 'TIMEOUT' ? 'TIMEOUT' : 'CANCELLED' });
+    }
+    return Promise.all(taken).then(() => {});
   }
 
   /** Every step, or a job's, or one (`12`, `12.0`, `12.batch`); an unknown job is refused. */
@@ -259,14 +306,19 @@ export class StepRegistry {
   private prune(): void {
     for (const [key, entry] of [...this.entries]) {
       const job = this.ctl.jobs.get(entry.start.jobId);
-      if (!job || isFinished(job.record.job_state)) this.drop(key);
+      if (!job || isFinished(job.record.job_state)) this.drop(key, true);
     }
   }
 
-  private drop(key: string): void {
+  /** `keepOrder`: the step's tsrun may still ask (its job ended, its connection did not). */
+  private drop(key: string, keepOrder = false): void {
     const entry = this.entries.get(key);
     this.entries.delete(key);
     if (entry) this.finish(entry, false);
+    entry?.endTaken?.();
+    // An order its tsrun has not fetched yet (its job's end) still reaches it, once.
+    const pending = entry?.orders.find((order) => order.end !== undefined);
+    if (keepOrder && pending && !entry?.deliver) this.lastOrders.set(key, pending);
     entry?.deliver?.({});
     // The CPUs it held may be what a waiting step needs.
     if (entry?.held) this.waiting.splice(0).forEach((wake) => wake());

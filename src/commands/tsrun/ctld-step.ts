@@ -1,7 +1,7 @@
 // A step of an enclosing job made known to the running controller (srun's step create in
 // slurmctld): registered over a connection held while the step runs, so `tscontrol show
 // steps` and `tsqueue -s` list it and `tscancel N.S` reaches it; its end is reported, and a
-// lost connection ends it on the controller's side. A controller that does not answer or does
+// lost connection ends it on the controller's side; the end of its job ends the step. A controller that does not answer or does
 // not know the job leaves the step to run unregistered, as before. The controller places the
 // step among the job's others (--exact, --overlap): when they hold what it needs, srun's
 // "step creation temporarily disabled" line, a wait, then "Step created"; a step the job can
@@ -46,12 +46,14 @@ export async function registerStep(target: CtldTarget, start: StepStart, log: Lo
     if (!control) return void early.push(order);
     // scancel N.S kills the step at once (SIGKILL), with slurmstepd's and srun's lines.
     if (order.cancel) control.end('CANCELLED', true);
+    // Its job ends (tscancel N, time limit, revoked allocation): SIGTERM, SIGKILL after KillWait.
+    else if (order.end) control.end(order.end);
     else if (order.signal !== undefined) control.signal(signalName(order.signal));
   };
   void (async () => {
     for (;;) {
       const order = await client.call<StepOrder>('step-watch', { jobId, stepId }).catch(() => undefined);
-      if (order === undefined || (!order.cancel && order.signal === undefined)) return;
+      if (order === undefined || (!order.cancel && !order.end && order.signal === undefined)) return;
       carryOut(order);
     }
   })();

@@ -98,7 +98,16 @@ export function watchStep(options: WatchOptions): StepWatch {
   // srun's job_force_termination: SIGKILL to every task at once, then step_launch's line and
   // slurmstepd's; asked again, it only says so (at most once a second) and kills again.
   let lastAbortNote = 0;
+  let forced = false;
   const forceTermination = (): void => {
+    // A step its job's end already stops (a batch job's tsrun gets SIGTERM after the step's
+    // order) still says "forcing job termination" once, as srun does (observed).
+    if (ended && killing && !forced) {
+      forced = true;
+      log.info('forcing job termination');
+      options.signalAll('SIGKILL');
+      return;
+    }
     if (ended && killing) {
       const now = Math.floor(Date.now() / 1000);
       if (now !== lastAbortNote) log.info('job abort in progress');
@@ -107,6 +116,7 @@ export function watchStep(options: WatchOptions): StepWatch {
       return;
     }
     log.info('forcing job termination');
+    forced = true;
     ended = true;
     killing = true;
     options.signalAll('SIGKILL');
