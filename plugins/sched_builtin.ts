@@ -1,13 +1,15 @@
 // sched/builtin: first in, first out by priority (Slurm's src/plugins/sched/builtin, API 110;
 // the jobs themselves are started by slurmctld's schedule() in job_scheduler.c). Pending jobs
-// are tried highest priority first, then oldest; the first one that does not fit for want of
-// resources stops the pass, and every job behind it waits with reason Priority. A job that
-// cannot start for a reason of its own (a required node down, ...) keeps that reason and holds
-// no one back: schedule() blocks only on ESLURM_NODES_BUSY.
+// are tried highest priority first, then oldest; the first one of a partition that does not
+// fit for want of resources blocks that partition: every later job of it waits with reason
+// Priority, and later jobs of other partitions may not use its nodes (schedule()'s
+// failed_parts). A job that cannot start for a reason of its own (a required node down, ...)
+// keeps that reason and holds no one back: schedule() blocks only on ESLURM_NODES_BUSY.
 import {
   SLURM_SUCCESS,
   SLURM_VERSION_NUMBER,
   errnoValue,
+  type Bitstr,
   type job_record_t,
   type PluginHost,
   type PluginLog,
@@ -41,29 +43,48 @@ function lacksResources(rc: Rc, reason: string): boolean {
   return rc === ESLURM_NODES_BUSY || reason === 'Resources';
 }
 
-/** One FIFO pass: start jobs in priority order until one does not fit. */
+/**
+ * One FIFO pass, as slurmctld's schedule() runs it: jobs in priority order; a job that does
+ * not fit for want of resources blocks its partition (failed_parts) — later jobs of that
+ * partition wait with reason Priority — and takes that partition's nodes out of what later
+ * jobs of other partitions may use, so none of them takes what it waits for; jobs of other
+ * partitions still start.
+ */
 export async function slurm_sched_p_schedule(ctx: SchedContext): Promise<Rc> {
   // Held jobs (priority 0) are never candidates, as in Slurm's build_job_queue.
   const queue = ctx.pending().filter((job) => job.priority > 0).sort(byPriority);
+  const failedParts = new Set<string>();
+  // The nodes later jobs may use; undefined while no partition has failed (all of them).
+  let avail: Bitstr | undefined;
   let started = 0;
-  let i = 0;
-  for (; i < queue.length; i++) {
+  let blocked = 0;
+  for (const job of queue) {
     if (ctx.signal.aborted) return SLURM_SUCCESS;
-    const job = queue[i]!;
-    const result = await ctx.start(job);
+    if (failedParts.has(job.partition)) {
+      blocked++;
+      ctx.set_reason(job, 'Priority');
+      continue;
+    }
+    const result = await ctx.start(job, avail?.lazyCopy());
     if (result.nodes !== undefined) {
       started++;
       log?.verbose(`sched: Allocate JobId=${job.job_id} Partition=${job.partition}`);
       continue;
     }
     // ctx.start has recorded result.reason on the job (Resources, ReqNodeNotAvail, ...).
-    if (lacksResources(result.rc, result.reason)) break;
+    if (!lacksResources(result.rc, result.reason)) continue;
+    failedParts.add(job.partition);
+    log?.debug(`sched: JobId=${job.job_id} blocks partition ${job.partition}`);
+    const partNodes = ctx.part_nodes?.(job.partition);
+    if (partNodes) {
+      if (!avail) {
+        avail = ctx.bit_alloc();
+        avail.setAll();
+      }
+      avail.andNot(partNodes);
+    }
   }
-  for (const job of queue.slice(i + 1)) {
-    if (ctx.signal.aborted) break;
-    ctx.set_reason(job, 'Priority');
-  }
-  if (i < queue.length) log?.debug(`sched: JobId=${queue[i]!.job_id} blocks ${queue.length - i - 1} job(s) behind it`);
+  if (blocked > 0) log?.debug(`sched: ${blocked} job(s) wait behind the first blocked job of their partition`);
   log?.debug(`sched: started ${started} of ${queue.length} pending job(s)`);
   return SLURM_SUCCESS;
 }

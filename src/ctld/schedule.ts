@@ -108,6 +108,7 @@ export async function schedulePass(ctl: Controller, launcher: Launcher, signal: 
       if (result.nodes !== undefined) stats.started++;
       return result;
     },
+    part_nodes: (partition) => ctl.table.partitionBitmap(partition),
     set_reason: (record, reason) => {
       const job = byRecord.get(record);
       if (job === undefined || job.reason === reason) return;

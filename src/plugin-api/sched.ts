@@ -81,6 +81,8 @@ export interface SchedContext {
   start(job: job_record_t, avail?: Bitstr, time_limit?: number): MaybePromise<SchedStartResult>;
   /** Record why `job` is still pending (shown by tsqueue), e.g. `Priority` or `Resources`. */
   set_reason(job: job_record_t, reason: string): void;
+  /** The nodes of a partition (Slurm's `part_ptr->node_bitmap`), a copy; undefined for an unknown one. */
+  part_nodes?(partition: string): Bitstr | undefined;
 }
 
 /** A scheduler plugin. */
