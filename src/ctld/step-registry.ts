@@ -21,6 +21,7 @@ import type { RpcConnection } from '../net/rpc-server.js';
 import type { StepGrant, StepStart } from '../protocol/step-messages.js';
 import { fitStep, type StepAsk, type StepFit } from './step-resources.js';
 import type { CtldHandlers } from './ctld-handlers.js';
+import { isAdministrator } from './administrators.js';
 
 export type { StepStart };
 
@@ -241,7 +242,8 @@ export class StepRegistry {
     const entry = typeof stepId === 'number' ? this.entries.get(keyOf(jobId, stepId)) : undefined;
     const job = this.ctl.jobs.get(jobId);
     if (!entry || !job) throw UserError.fromErrno('ESLURM_INVALID_JOB_ID');
-    if (userId !== 0 && job.record.user_id !== userId) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
+    // Another user's step: only an administrator (root or SlurmUser), as for the rest of the controller.
+    if (!isAdministrator(userId) && job.record.user_id !== userId) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
     const order: StepOrder = signal === undefined ? { cancel: true } : { signal };
     if (order.cancel) this.finish(entry, true);
     this.send(entry, order);
