@@ -18,12 +18,16 @@ export function noLocalController(config: ClusterConfig, error: unknown): boolea
 }
 
 /**
- * The one line a Slurm command prints when its load call fails, `prefix` being the call
- * (`slurm_load_jobs error:`, sinfo's `slurm_load_partitions:`): a connection that failed is
- * Slurm's "connect failure", another refusal keeps its own words. Not a UserError: a bug, as is.
+ * The one line a Slurm command prints when its load call cannot reach the controller, `prefix`
+ * being the call (`slurm_load_jobs error:`, sinfo's `slurm_load_partitions:`): Slurm's
+ * "connect failure". Anything else connecting refused (an untrusted state directory, an auth
+ * key the plugin cannot use) happened here before any call, so it keeps the command's own
+ * `<bin>: error:` line, as every other command prints it. Not a UserError: a bug, as is.
  */
 export function cannotLoad(prefix: string, error: unknown): unknown {
-  if (!(error instanceof UserError)) return error;
-  const why = CONNECT_FAILURE.test(error.message) ? 'Unable to contact slurm controller (connect failure)' : error.message;
-  return new UserError(`${prefix} ${why}`, { bare: true, code: 'SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR' });
+  if (!(error instanceof UserError) || !CONNECT_FAILURE.test(error.message)) return error;
+  return new UserError(`${prefix} Unable to contact slurm controller (connect failure)`, {
+    bare: true,
+    code: 'SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR',
+  });
 }
