@@ -6,10 +6,9 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { CtldClient, type CallArgs } from '../../src/client/ctld-client.js';
 import type { JobDescriptor } from '../../src/protocol/job-desc.js';
+import { jobDescriptor } from '../../src/protocol/job-desc-defaults.js';
 import type { JobView } from '../../src/protocol/job-view.js';
 import { runBin } from './run-bin.js';
-
-const INFINITE = 0xffffffff;
 
 export interface QueueController {
   stateDir: string;
@@ -78,46 +77,16 @@ function stopPid(pidFile: string): void {
 
 /** A batch job as tsbatch would describe `--wrap='sleep 3600'` (it outlives any slow test run), with the given changes. */
 function jobDesc(workDir: string, desc: Partial<JobDescriptor>): JobDescriptor {
-  return {
+  return jobDescriptor({
     script: '#!/bin/sh\nsleep 3600\n',
-    argv: [],
     name: 'wrap',
-    partition: undefined,
-    ntasks: undefined,
-    minNodes: undefined,
-    maxNodes: undefined,
-    cpusPerTask: undefined,
-    ntasksPerNode: undefined,
-    memPerNode: undefined,
-    memPerCpu: undefined,
-    nodelist: undefined,
-    exclude: undefined,
-    constraint: undefined,
-    gres: undefined,
-    gpus: undefined,
-    exclusive: false,
-    overcommit: false,
-    contiguous: false,
-    timeLimit: INFINITE,
-    output: undefined,
-    error: undefined,
-    input: undefined,
     workDir,
     environment: [`PATH=${process.env.PATH ?? '/usr/bin:/bin'}`],
-    exportText: undefined,
-    array: undefined,
-    dependency: undefined,
-    hold: false,
-    beginTime: 0,
-    requeue: undefined,
-    killOnInvalidDep: undefined,
-    openMode: undefined,
-    comment: undefined,
     userId: process.getuid?.() ?? 0,
     groupId: process.getgid?.() ?? 0,
     userName: userInfo().username,
     submitHost: 'localhost',
     submitDir: workDir,
     ...desc,
-  } as JobDescriptor;
+  });
 }

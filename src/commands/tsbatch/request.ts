@@ -8,10 +8,10 @@ import path from 'node:path';
 import { parseArraySpec } from '../../core/array-spec.js';
 import { parseDependency } from '../../core/dependency-spec.js';
 import { UserError } from '../../core/errors.js';
-import { INFINITE } from '../../core/slurm-constants.js';
 import { softLimits } from '../../core/rlimits.js';
 import { RLIMITS } from '../tsrun/step-options.js';
 import { pickJobExtras, type JobDescriptor } from '../../protocol/job-desc.js';
+import { jobDescriptor } from '../../protocol/job-desc-defaults.js';
 import { getopt, GetoptError } from '../../cli/slurm-opt/getopt.js';
 import { parseJobArgs, rawValues, type ParsedJobArgs } from '../../cli/slurm-opt/job-cli.js';
 import type { Occurrence } from '../../cli/slurm-opt/spec.js';
@@ -119,7 +119,7 @@ function describeJob(v: TsbatchValues, script: BatchScript, scriptArgs: string[]
   // sbatch sends -N's max only when one was given (max 0 is none); "-N 2" is 2-2.
   const maxNodes = v.nodes && v.nodes.max !== 0 ? v.nodes.max : undefined;
   const exclusiveMode = v.exclusive === undefined || v.exclusive === 'exclusive' ? undefined : v.exclusive;
-  return {
+  return jobDescriptor({
     script: script.text,
     argv: scriptArgs,
     ...(script.command !== undefined && { command: script.command }),
@@ -139,9 +139,9 @@ function describeJob(v: TsbatchValues, script: BatchScript, scriptArgs: string[]
     gpus: v.gpus,
     exclusive: v.exclusive === 'exclusive',
     ...(exclusiveMode !== undefined && { exclusiveMode }),
-    overcommit: v.overcommit === true,
-    contiguous: v.contiguous === true,
-    timeLimit: v.time ?? INFINITE,
+    overcommit: v.overcommit,
+    contiguous: v.contiguous,
+    timeLimit: v.time,
     output: v.output,
     error: v.error,
     input: v.input,
@@ -150,8 +150,8 @@ function describeJob(v: TsbatchValues, script: BatchScript, scriptArgs: string[]
     exportText: v.export,
     array: controllerCheck(() => emptyAsUndefined(v.array, (text) => parseArraySpec(text), (a) => a.taskIds.length)),
     dependency: controllerCheck(() => emptyAsUndefined(v.dependency, (text) => parseDependency(text), (d) => d.terms.length)),
-    hold: v.hold === true,
-    beginTime: v.begin ?? 0,
+    hold: v.hold,
+    beginTime: v.begin,
     requeue: v.requeue,
     killOnInvalidDep: v.killOnInvalidDep,
     openMode: v.openMode,
@@ -164,7 +164,7 @@ function describeJob(v: TsbatchValues, script: BatchScript, scriptArgs: string[]
     umask: `0${process.umask().toString(8).padStart(3, '0')}`,
     rlimits: softLimits(v.propagate ?? RLIMITS),
     prioProcess: os.getPriority(),
-  };
+  });
 }
 
 // "--array=" and "--array=," ask for no array, "--dependency=" and "=0" for no dependency

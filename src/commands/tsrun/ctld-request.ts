@@ -10,14 +10,14 @@ import type { ClusterConfig } from '../../config/types.js';
 import { buildGresRequest } from '../../ctld/gres-request.js';
 import { parseDependency } from '../../core/dependency-spec.js';
 import type { JobDescriptor } from '../../protocol/job-desc.js';
+import { jobDescriptor } from '../../protocol/job-desc-defaults.js';
 import type { StepRequest } from './request.js';
 
 export function jobDescFor(req: StepRequest): JobDescriptor {
   // srun checks gres itself, before asking for an allocation (its own message, no prefix).
   buildGresRequest({ gres: req.gres, gpus: req.gpus, gpusPerNode: req.extras.gpusPerNode, gpusPerTask: req.extras.gpusPerTask });
   const user = os.userInfo();
-  return {
-    script: '',
+  return jobDescriptor({
     argv: req.command.slice(1),
     // scontrol's Command= for an srun job: the program as given (observed on Slurm 22.05).
     command: req.command[0],
@@ -39,23 +39,12 @@ export function jobDescFor(req: StepRequest): JobDescriptor {
     gpus: req.gpus,
     exclusive: req.exclusive,
     overcommit: req.overcommit,
-    contiguous: false,
     timeLimit: req.timeLimit,
-    output: undefined,
-    error: undefined,
-    input: undefined,
     workDir: path.resolve(req.chdir ?? process.cwd()),
-    environment: [],
     exportText: req.export,
-    array: undefined,
     // srun -d: the controller checks it as sbatch's ("Job dependency problem").
     dependency: req.dependency === undefined ? undefined : parseDependency(req.dependency),
     hold: req.hold,
-    beginTime: 0,
-    requeue: undefined,
-    killOnInvalidDep: undefined,
-    openMode: undefined,
-    comment: undefined,
     interactive: { pid: process.pid },
     ...req.extras,
     // --uid/--gid (root only): the job is that user's; the controller takes it from root.
@@ -65,7 +54,7 @@ export function jobDescFor(req: StepRequest): JobDescriptor {
     submitHost: os.hostname(),
     submitSid: sessionId(),
     submitDir: process.cwd(),
-  };
+  });
 }
 
 /** A refusal from the controller, worded as srun words the controller's answer. */

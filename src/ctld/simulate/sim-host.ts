@@ -10,6 +10,7 @@ import type { PluginRegistry } from '../../plugin-host/registry.js';
 import { JOB_CANCELLED, JOB_RUNNING, type job_record_t } from '../../plugin-api/records.js';
 import { INFINITE } from '../../core/slurm-constants.js';
 import type { JobDescriptor } from '../../protocol/job-desc.js';
+import { jobDescriptor } from '../../protocol/job-desc-defaults.js';
 import { Controller } from '../controller.js';
 import { newJob, type CtldJob } from '../job.js';
 import type { Launcher } from '../schedule.js';
@@ -106,46 +107,14 @@ export async function endSimJob(ctl: Controller, job: CtldJob, state: number): P
 
 /** A batch job descriptor with the fields a simulated job does not use filled in. */
 export function simDescriptor(fields: Partial<JobDescriptor> & Pick<JobDescriptor, 'name' | 'userId'>): JobDescriptor {
-  return {
-    script: '',
-    argv: [],
-    partition: undefined,
-    ntasks: undefined,
-    minNodes: undefined,
-    maxNodes: undefined,
-    cpusPerTask: undefined,
-    ntasksPerNode: undefined,
-    memPerNode: undefined,
-    memPerCpu: undefined,
-    nodelist: undefined,
-    exclude: undefined,
-    constraint: undefined,
-    gres: undefined,
-    gpus: undefined,
-    exclusive: false,
-    overcommit: false,
-    contiguous: false,
-    timeLimit: INFINITE,
-    output: undefined,
-    error: undefined,
-    input: undefined,
+  return jobDescriptor({
     workDir: '/',
-    environment: [],
-    exportText: undefined,
-    array: undefined,
-    dependency: undefined,
-    hold: false,
-    beginTime: 0,
-    requeue: undefined,
-    killOnInvalidDep: undefined,
-    openMode: undefined,
-    comment: undefined,
     groupId: fields.userId,
     userName: `user${fields.userId}`,
     submitHost: 'simulation',
     submitDir: '/',
     ...fields,
-  };
+  });
 }
 
 /** `config` with other select and sched plugins (the cluster file's where not given). */
