@@ -1,5 +1,5 @@
 // The library entry (`import ... from 'tslurm'`): the core pieces commands and plugins share.
-export { TOOLKIT_VERSION } from './core/version.js';
+export { TOOLKIT_VERSION } from './os/version.js';
 export { UserError, UserErrorList, PluginError } from './core/errors.js';
 export { slurm_strerror, errnoValue, errnoName, type ErrnoName } from './core/errno.js';
 export {

@@ -4,7 +4,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { accessSync, constants, statSync } from 'node:fs';
-import { ensureDir } from '../core/ensure-dir.js';
+import { ensureDir } from '../os/ensure-dir.js';
 import { UserError } from '../core/errors.js';
 import { checkTrustedDir } from './trusted-path.js';
 import type { ClusterConfig } from './types.js';

@@ -1,6 +1,6 @@
 // Job (and step) ids that stay unique across commands sharing a state directory, as slurmctld's
 // FirstJobId counter does: a small counter file, updated under an exclusive lock file.
-import { ensureDir } from '../core/ensure-dir.js';
+import { ensureDir } from '../os/ensure-dir.js';
 import { readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../os/atomic-write.js';
 import { pidAlive, tryLockFile, type HeldLock, type LockAttempt } from '../os/lock-file.js';

@@ -3,7 +3,7 @@
 // the cluster file. When tsctld keeps live records it answers with the same ClusterInfo.
 import type { ClusterConfig, GresSpec, NodeConfig } from '../config/types.js';
 import { NO_VAL } from '../core/slurm-constants.js';
-import { TOOLKIT_VERSION } from '../core/version.js';
+import { TOOLKIT_VERSION } from '../os/version.js';
 import type { ClusterInfo, NodeInfo, PartitionInfo } from '../protocol/node-info.js';
 import { nodeRecordFromConfig } from './node-record.js';
 

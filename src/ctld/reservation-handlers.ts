@@ -5,7 +5,7 @@
 // usable and not held by a running job or another reservation for the window.
 import { UserError } from '../core/errors.js';
 import { INFINITE } from '../core/slurm-constants.js';
-import { uidForName } from '../core/users.js';
+import { uidForName } from '../os/users.js';
 import { isAdministrator } from './administrators.js';
 import { NODE_STATE_BASE, NODE_STATE_DOWN, NODE_STATE_DRAIN, NODE_STATE_FUTURE, type Bitstr } from '../plugin-api/records.js';
 import type { ReservationRequest, ReservationView, ResvFlag } from '../protocol/reservation.js';

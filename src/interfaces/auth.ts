@@ -4,9 +4,9 @@
 // returned with its errno so the receiver can say why it refused the message.
 import { Buf } from '../core/buf.js';
 import { errnoValue, slurm_strerror } from '../core/errno.js';
-import { supplementaryGids } from '../core/groups.js';
+import { supplementaryGids } from '../os/groups.js';
 import { TSLURM_PROTOCOL_VERSION, isSupportedProtocolVersion } from '../core/protocol-version.js';
-import { nameForUid } from '../core/users.js';
+import { nameForUid } from '../os/users.js';
 import { SLURM_SUCCESS } from '../plugin-api/common.js';
 import { SLURM_AUTH_UID_ANY, type AuthIdentity } from '../plugin-api/auth.js';
 import { callHook, hookFailure } from '../plugin-host/invoke.js';

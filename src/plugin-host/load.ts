@@ -3,7 +3,7 @@
 import { pathToFileURL } from 'node:url';
 import { PluginError } from '../core/errors.js';
 import { slurm_strerror, type ErrnoName } from '../core/errno.js';
-import { toolkitVersionParts } from '../core/version.js';
+import { toolkitVersionParts } from '../os/version.js';
 import type { Logger } from '../core/log.js';
 import type { PluginHost } from '../plugin-api/common.js';
 import { checkPluginModule, type CheckResult, type ModuleNamespace } from './check.js';

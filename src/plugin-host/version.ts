@@ -2,7 +2,7 @@
 //  - ≥ 65536: a toolkit version (major<<16 | minor<<8 | micro) that must match ours in major.minor;
 //  - < 65536: the older API number major*1000 + minor, where the highest API version common to
 //    host and plugin (plugin_legacy..plugin_version) is spoken and the minor is the revision.
-import { toolkitVersionParts } from '../core/version.js';
+import { toolkitVersionParts } from '../os/version.js';
 import type { PluginTypeInfo } from './types-table.js';
 
 export type VersionVerdict =

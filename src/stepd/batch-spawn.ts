@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureDir } from '../core/ensure-dir.js';
+import { ensureDir } from '../os/ensure-dir.js';
 import type { BatchResult, BatchSpec, KillRequest } from './batch-spec.js';
 import type { jobDirFiles } from './batch-spec.js';
 

@@ -11,8 +11,8 @@ import { constants } from 'node:os';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
 import { slurm_strerror } from '../core/errno.js';
-import { supplementaryGids } from '../core/groups.js';
-import { nameForUid } from '../core/users.js';
+import { supplementaryGids } from '../os/groups.js';
+import { nameForUid } from '../os/users.js';
 import type { RunAs } from '../protocol/stepd-messages.js';
 
 /** Who a job's processes run as (plain data: it travels inside launch and batch specs). */

@@ -6,7 +6,7 @@
 import { compressHostlistSorted } from '../../core/hostlist.js';
 import { nodeStateBaseString, nodeStateFlagNames } from '../../core/node-state.js';
 import { INFINITE, NO_VAL } from '../../core/slurm-constants.js';
-import { toolkitVersionParts, TOOLKIT_VERSION } from '../../core/version.js';
+import { toolkitVersionParts, TOOLKIT_VERSION } from '../../os/version.js';
 import type { NodeInfo, PartitionInfo } from '../../protocol/node-info.js';
 import { nodeTres, partitionTres } from './tres.js';
 

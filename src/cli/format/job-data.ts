@@ -2,7 +2,7 @@
 // order and value forms observed there: times in Unix seconds, an unlimited time limit as
 // null, strings Slurm has none for as "". As for nodes (data-parser.ts), only keys tslurm has
 // a real value for are written: no accounting, federation or burst-buffer keys.
-import { groupNameForGid } from '../../core/groups.js';
+import { groupNameForGid } from '../../os/groups.js';
 import { jobStateString } from '../../core/job-state.js';
 import { INFINITE } from '../../core/slurm-constants.js';
 import type { SqueueRecord } from './squeue-records.js';

@@ -2,7 +2,7 @@
 // (src/squeue/opts.c parse_format/parse_long_format and print.c, 22.05). Fields tslurm has no
 // source for (accounts, QOS, reservations, licenses, federation) print what Slurm prints for
 // a cluster without accounting: `(null)`, `N/A`, `0`.
-import { groupNameForGid } from '../../core/groups.js';
+import { groupNameForGid } from '../../os/groups.js';
 import { jobStateCompact, jobStateString } from '../../core/job-state.js';
 import type { SqueueRecord } from './squeue-records.js';
 import {

@@ -2,7 +2,7 @@
 // per -S key from the last key to the first (default `P,t,-p`: partition, state, priority
 // highest first). Both with Slurm's own merge sort, so ties come out as squeue prints them.
 import { UserError } from '../../core/errors.js';
-import { groupNameForGid } from '../../core/groups.js';
+import { groupNameForGid } from '../../os/groups.js';
 import { expandHostlist } from '../../core/hostlist.js';
 import { jobStateCompact, jobStateString } from '../../core/job-state.js';
 import { INFINITE, NO_VAL } from '../../core/slurm-constants.js';

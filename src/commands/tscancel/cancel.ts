@@ -4,7 +4,7 @@ import { constants } from 'node:os';
 import { UserError } from '../../core/errors.js';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
 import { jobStateFromName } from '../../core/job-state.js';
-import { uidForName } from '../../core/users.js';
+import { uidForName } from '../../os/users.js';
 import { expandHostlist } from '../../core/hostlist.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';

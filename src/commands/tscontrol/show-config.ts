@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { formatSlurmDate } from '../../core/time-string.js';
-import { TOOLKIT_VERSION } from '../../core/version.js';
+import { TOOLKIT_VERSION } from '../../os/version.js';
 import { DEFAULT_SLURMD_TIMEOUT, DEFAULT_TREE_WIDTH, type ClusterConfig } from '../../config/types.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { killWaitSeconds, minJobAgeSeconds } from '../../config/kill-wait.js';

@@ -2,7 +2,7 @@
 // parse_command_line() does; messages and exit statuses observed on Slurm 22.05.
 import { UserError } from '../../core/errors.js';
 import { compressHostlistSorted, expandHostlist } from '../../core/hostlist.js';
-import { uidForName } from '../../core/users.js';
+import { uidForName } from '../../os/users.js';
 import type { JobIdSpec, SqueueFilter } from '../../cli/format/squeue-filter.js';
 import { layoutFromFormat, layoutFromLongFormat, type SqueueLayout } from '../../cli/format/squeue-print.js';
 import { DEFAULT_SQUEUE_SORT } from '../../cli/format/squeue-sort.js';

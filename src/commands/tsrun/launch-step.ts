@@ -3,8 +3,8 @@
 // tasks run: --kill-on-bad-exit, the time limit, and tsrun's own signals.
 import { ExitLines } from './exit-lines.js';
 import type { RunAs } from '../../stepd/run-as.js';
-import { primaryGidOf } from '../../core/users.js';
-import { supplementaryGids } from '../../core/groups.js';
+import { primaryGidOf } from '../../os/users.js';
+import { supplementaryGids } from '../../os/groups.js';
 import { foldTaskExits, waitStatusOf, type TaskExit } from '../../core/exit-status.js';
 import type { Logger } from '../../core/log.js';
 import type { StepLayout } from '../../core/step-layout.js';

@@ -2,8 +2,8 @@
 // (observed on Slurm 22.05: a bad number exits 1, a bad --time/--mem/-m/-N range exits 255).
 import { UserError } from '../../core/errors.js';
 import os from 'node:os';
-import { nameForUid, uidForName } from '../../core/users.js';
-import { gidForName } from '../../core/groups.js';
+import { nameForUid, uidForName } from '../../os/users.js';
+import { gidForName } from '../../os/groups.js';
 import { MEM_OPTIONS_EXCLUSIVE, parseNodeCount, positiveInt } from '../../cli/job-option-values.js';
 import { parseMemoryMB } from '../../core/memory-size.js';
 import { parseTimeLimitOption } from '../../core/time-string.js';

@@ -2,7 +2,7 @@
 // snapshot (falling back to `.old`), then the journal records written after it. Both journals
 // are read: `journal.old` holds the records between the two snapshots, which a fall-back to
 // `job_state.old` needs.
-import { ensureDir } from '../../core/ensure-dir.js';
+import { ensureDir } from '../../os/ensure-dir.js';
 import { readdirSync, renameSync, existsSync } from 'node:fs';
 import { checkTrustedDir, checkTrustedFile } from '../../config/trusted-path.js';
 import { UserError } from '../../core/errors.js';
