@@ -13,6 +13,7 @@ import net from 'node:net';
 import type * as v from 'valibot';
 import { chmodSync, rmSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
+import { slurm_strerror } from '../core/errno.js';
 import type { Logger } from '../core/log.js';
 import { checkBody } from '../protocol/check-body.js';
 import { answer, failure, versionProblem, type RpcRequest } from '../protocol/rpc.js';
@@ -196,8 +197,11 @@ export class RpcServer {
       if (error instanceof UserError) {
         void link.send(failure(id, { message: error.message, code: error.code, exitCode: error.exitCode }));
       } else {
-        this.log.error(`rpc: ${message.op}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        void link.send(failure(id, { message: `internal error: ${error instanceof Error ? error.message : String(error)}` }));
+        // A bug here, not the peer's mistake: the stack goes to this daemon's log, and the peer
+        // gets Slurm's one line for it, which its command prints after what failed
+        // (`sbatch: error: Batch job submission failed: Slurm internal error, ...`).
+        this.log.error(`rpc: ${message.op} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        void link.send(failure(id, { message: slurm_strerror('ESLURM_INTERNAL'), code: 'ESLURM_INTERNAL' }));
       }
     }
   }
