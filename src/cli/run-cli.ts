@@ -1,7 +1,8 @@
 // The one CLI boundary every bin goes through: load the command lazily, run it, and turn
 // whatever it throws into `<bin>: error: <message>` and an exit status a script can rely on.
 import { wantsStack } from './debug.js';
-import { UserError } from '../core/errors.js';
+import { UserError, UserErrorReport } from '../core/errors.js';
+import { errorLine } from './error-line.js';
 
 export interface CommandModule {
   /** Runs the command on argv (without node and script); returns the exit status. */
@@ -28,6 +29,11 @@ export async function runCli(bin: string, load: () => Promise<CommandModule>, ar
 /** Prints an error the way the boundary does and returns the exit status to use. */
 export function reportError(bin: string, error: unknown, argv: readonly string[] = []): number {
   const stack = wantsStack(argv);
+  if (error instanceof UserErrorReport) {
+    process.stderr.write(error.lines.map((line) => ('error' in line ? errorLine(bin, line.error) : `${line.plain}\n`)).join(''));
+    if (stack && error.stack) process.stderr.write(`${error.stack}\n`);
+    return error.exitCode;
+  }
   if (error instanceof UserError) {
     // A bare error without text: the command has said what went wrong already.
     if (error.bare) process.stderr.write(error.message === '' ? '' : `${error.message}\n`);
@@ -42,7 +48,6 @@ export function reportError(bin: string, error: unknown, argv: readonly string[]
   return 1;
 }
 
-// A line that starts with "fatal: " is Slurm's fatal() (`srun: fatal: ...`), not error().
 function writeErrorLines(bin: string, lines: readonly string[]): void {
-  process.stderr.write(lines.map((line) => (line.startsWith('fatal: ') ? `${bin}: ${line}\n` : `${bin}: error: ${line}\n`)).join(''));
+  process.stderr.write(lines.map((line) => errorLine(bin, line)).join(''));
 }

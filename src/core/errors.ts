@@ -49,6 +49,23 @@ export class UserErrorList extends UserError {
   }
 }
 
+/** One line of a multi-line report: an error() line (`<bin>: error: ` is added) or one printed as it is. */
+export type ReportLine = { error: string } | { plain: string };
+
+/**
+ * Slurm's multi-line refusals that mix error() lines with bare ones (scontrol update's error
+ * lines, then `slurm_update error: No error`); the boundary prints each line in its form.
+ */
+export class UserErrorReport extends UserError {
+  readonly lines: readonly ReportLine[];
+
+  constructor(lines: readonly ReportLine[], options: UserErrorOptions = {}) {
+    super(lines.map((line) => ('error' in line ? line.error : line.plain)).join('\n'), options);
+    this.name = 'UserErrorReport';
+    this.lines = lines;
+  }
+}
+
 /** A plugin failed to load, or failed (threw, timed out) inside a hook. */
 export class PluginError extends UserError {
   readonly pluginType: string;

@@ -23,6 +23,7 @@ import { CtldClient } from '../../client/ctld-client.js';
 import { remoteController } from '../../client/controller-target.js';
 import type { NodeAddress } from '../../protocol/node-messages.js';
 import { clientLimits } from '../../net/input-limits.js';
+import { printError } from '../../cli/error-line.js';
 
 export async function broadcast(source: string, destArg: string, options: TsbcastOptions, bin: string): Promise<number> {
   const jobText = options.jobid ?? process.env.SLURM_JOB_ID ?? process.env.SLURM_JOBID;
@@ -47,7 +48,7 @@ export async function broadcast(source: string, destArg: string, options: Tsbcas
   const config = await loadCluster({ file: options.cluster });
   const results = config.control.host !== undefined ? await writeOnDaemons(request, nodes, config) : await writeHere(request, nodes, config, options, bin);
   const failed = results.filter((r) => r.errno !== 0);
-  for (const { node, errno } of failed) process.stderr.write(`${bin}: error: REQUEST_FILE_BCAST(${node}): ${slurm_strerror(errno)}\n`);
+  for (const { node, errno } of failed) printError(bin, `REQUEST_FILE_BCAST(${node}): ${slurm_strerror(errno)}`);
   // sbcast exits with the nodes' errno (17 for an existing file, 2 for a missing directory).
   return failed[0]?.errno ?? 0;
 }

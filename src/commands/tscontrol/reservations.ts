@@ -4,7 +4,7 @@
 // the reservation: ...", "slurm_update error: ...", "delete_reservation ...: ...".
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { UserError } from '../../core/errors.js';
+import { UserError, UserErrorReport } from '../../core/errors.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { resvStateFile } from '../../ctld/state/resv-state.js';
@@ -22,11 +22,11 @@ const SETTABLE: readonly ResvFlag[] = ['MAINT', 'OVERLAP', 'IGNORE_JOBS'];
 type Verb = 'create' | 'update';
 
 // scontrol_parse_res_options(): each word is Key=Value (Key+= / Key-= for flags).
-function parseWords(words: readonly string[], verb: Verb, bin: string): ReservationRequest {
+function parseWords(words: readonly string[], verb: Verb): ReservationRequest {
   const req: ReservationRequest = {};
   const what = verb === 'create' ? 'No reservation created.' : 'Request aborted.';
   const fail = (message: string, extra: string[] = []): never => {
-    throw new UserError([...extra, `${bin}: error: ${message}  ${what}`].join('\n'), { bare: true });
+    throw new UserErrorReport([...extra.map((plain) => ({ plain })), { error: `${message}  ${what}` }]);
   };
   for (const word of words) {
     const match = /^([A-Za-z]+)([+-]?)=(.*)$/.exec(word);
@@ -94,9 +94,9 @@ function flagsOf(text: string): ResvFlag[] | undefined {
 
 /** `create reservation K=V...`: scontrol's checks (create_res.c's order), then the controller. */
 export async function createReservation(words: readonly string[], cluster: string | undefined, bin: string): Promise<number> {
-  const req = parseWords(words, 'create', bin);
+  const req = parseWords(words, 'create');
   const fail = (message: string): never => {
-    throw new UserError(`${bin}: error: ${message}  No reservation created.`, { bare: true });
+    throw new UserError(`${message}  No reservation created.`);
   };
   if (req.start === undefined) fail('A start time must be given.');
   if (req.end === undefined && req.duration === undefined) fail('An end time or duration must be given.');
@@ -122,7 +122,7 @@ export async function createReservation(words: readonly string[], cluster: strin
 
 /** `update ReservationName=... K=V...`: "Reservation updated." or scontrol's two error lines. */
 export async function updateReservation(words: readonly string[], cluster: string | undefined, bin: string): Promise<number> {
-  const req = parseWords(words, 'update', bin);
+  const req = parseWords(words, 'update');
   await callController(cluster, ['resv_update', { request: req }], (m) => `Error updating the reservation: ${m}\nslurm_update error: ${m}`, 'ESLURM_RESERVATION_INVALID');
   process.stdout.write('Reservation updated.\n');
   return 0;

@@ -2,7 +2,7 @@
 // checked as scontrol 22.05 checks the words (its messages, observed, down to the
 // `slurm_update error: No error` it ends a rejected word with), then done by the controller,
 // which it starts if need be: the change must outlive any one command.
-import { UserError } from '../../core/errors.js';
+import { UserError, UserErrorReport } from '../../core/errors.js';
 import { parseTimeToMinutes } from '../../core/time-string.js';
 import type { PartitionState } from '../../config/types.js';
 import type { PartitionUpdate } from '../../ctld/partition-updates.js';
@@ -11,8 +11,9 @@ import type { Pair } from './update-pairs.js';
 
 const STATES: readonly PartitionState[] = ['UP', 'DOWN', 'DRAIN', 'INACTIVE'];
 
-export async function updatePartition(pairs: readonly Pair[], cluster: string | undefined, bin: string): Promise<number> {
-  const error = (lines: string[]): UserError => new UserError([...lines.map((l) => (l === '' ? '' : `${bin}: error: ${l}`)), 'slurm_update error: No error'].join('\n'), { bare: true });
+export async function updatePartition(pairs: readonly Pair[], cluster: string | undefined): Promise<number> {
+  const error = (lines: string[]): UserError =>
+    new UserErrorReport([...lines.map((l) => (l === '' ? { plain: '' } : { error: l })), { plain: 'slurm_update error: No error' }]);
   const body: PartitionUpdate = { name: '' };
   let changes = 0;
   for (const pair of pairs) {

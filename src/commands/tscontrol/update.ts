@@ -36,7 +36,7 @@ export async function update(words: readonly string[], cluster: string | undefin
   if (entity.key === 'jobid') return updateJob(pairs, entity.value, cluster);
   if (entity.key === 'partitionname') {
     const { updatePartition } = await import('./update-partition.js');
-    return updatePartition(pairs, cluster, bin);
+    return updatePartition(pairs, cluster);
   }
   if (entity.key === 'reservation' || entity.key === 'reservationname') {
     const { updateReservation } = await import('./reservations.js');

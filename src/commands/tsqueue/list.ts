@@ -6,6 +6,7 @@ import type { TsqueueParams } from './params.js';
 import type { ClusterConfig } from '../../config/types.js';
 import { fetchJobs } from './fetch.js';
 import { dataReport, tableReport } from './report.js';
+import { printError } from '../../cli/error-line.js';
 
 export interface ListContext {
   bin: string;
@@ -17,7 +18,7 @@ export interface ListContext {
 
 export async function listJobs(params: TsqueueParams, ctx: ListContext): Promise<number> {
   const out = (text: string): void => void process.stdout.write(text);
-  for (const warning of params.warnings) process.stderr.write(`${ctx.bin}: error: ${warning}\n`);
+  for (const warning of params.warnings) printError(ctx.bin, warning);
   if (params.optionLines.length > 0) out(params.optionLines.map((l) => `${l}\n`).join(''));
   const fetch = { config: ctx.config, stateDir: ctx.stateDir, clusterFile: ctx.clusterFile };
   if (params.output !== 'table') {
@@ -31,7 +32,7 @@ export async function listJobs(params: TsqueueParams, ctx: ListContext): Promise
     const records = buildRecords(await fetchJobs({ ...fetch, singleJob: params.singleJob }));
     // squeue reports unknown fields once, when it first prints, so not when loading the jobs
     // failed (observed: `squeue -O nosuch -j 1` says only `slurm_load_jobs error: ...`).
-    if (first) for (const message of params.layout.invalid) process.stderr.write(`${ctx.bin}: error: ${message}\n`);
+    if (first) for (const message of params.layout.invalid) printError(ctx.bin, message);
     const now = Math.floor(Date.now() / 1000);
     if (params.verbose > 0) {
       // Asked for one job or one user, squeue's answer carries no update time.

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reportError } from '../../../src/cli/run-cli.js';
 import { countVerbose, wantsStack } from '../../../src/cli/debug.js';
-import { PluginError, UserError, UserErrorList } from '../../../src/core/errors.js';
+import { PluginError, UserError, UserErrorList, UserErrorReport } from '../../../src/core/errors.js';
 
 function captureStderr(): { text: () => string } {
   let text = '';
@@ -22,6 +22,13 @@ describe('the CLI boundary', () => {
     const err = captureStderr();
     expect(reportError('tsrun', new UserError('Invalid --time specification', { exitCode: 255 }))).toBe(255);
     expect(err.text()).toBe('tsrun: error: Invalid --time specification\n');
+  });
+
+  it("prints a report's error() lines with the command's prefix and its plain lines as they are", () => {
+    const err = captureStderr();
+    const report = new UserErrorReport([{ error: 'Invalid input: State=X' }, { plain: '' }, { plain: 'slurm_update error: No error' }]);
+    expect(reportError('scontrol', report)).toBe(1);
+    expect(err.text()).toBe('scontrol: error: Invalid input: State=X\n\nslurm_update error: No error\n');
   });
 
   it('prints every problem of a list on its own line', () => {
