@@ -2,7 +2,7 @@
 // reads sources in sbatch 22.05's order, so the first mistake reported is sbatch's (observed):
 // command-line syntax and values, the script, its #SBATCH lines, the SBATCH_* variables, the
 // memory options together, then what the controller would refuse (--array, --dependency).
-import { sessionId } from '../../core/session-id.js';
+import { sessionId } from '../../os/session-id.js';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArraySpec } from '../../core/array-spec.js';

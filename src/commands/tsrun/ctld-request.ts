@@ -1,7 +1,7 @@
 // A tsrun request as the controller reads a job (JobDescriptor, without a script), and the
 // controller's refusals as srun prints them: "Unable to allocate resources: <why>", with
 // srun's extra line for an unknown partition or memory no node has.
-import { sessionId } from '../../core/session-id.js';
+import { sessionId } from '../../os/session-id.js';
 import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
