@@ -2,26 +2,11 @@
 // the size tsrun's terminal has, runs the task on it and relays it to the task's usual pipes.
 // Built with the other native helpers; without a C compiler at build time it is missing and
 // tsrun refuses --pty with a message saying so.
-import { accessSync, constants } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-// Built code runs from dist/chunks/ (or dist/commands/); the sources (vitest) from src/stepd/.
-const candidates = ['../native/tspty', '../../dist/native/tspty'];
-let helper: string | null | undefined;
+import { nativeHelper } from './native-helper.js';
 
 /** The helper's path, or undefined when it was not built. */
 export function ptyHelper(): string | undefined {
-  helper ??= candidates.map((c) => fileURLToPath(new URL(c, import.meta.url))).find(executable) ?? null;
-  return helper ?? undefined;
-}
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  return nativeHelper('tspty');
 }
 
 /** The task's command line behind the helper. */

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProctrackOrphanPlan } from '../plugin-api/proctrack.js';
+import { nativeHelper } from './native-helper.js';
 
 export interface Reaper {
   track(pgid: number): void;
@@ -62,25 +63,14 @@ export function startReaper(killWaitSeconds: number): Reaper {
   };
 }
 
-// Built code runs from dist/chunks/ (or dist/commands/); the sources (vitest) from src/stepd/.
-const guardCandidates = ['../native/tsstep_guard', '../../dist/native/tsstep_guard'];
 let command: string[] | undefined;
 
 /** The native step guard when it is built, else the Node reaper. */
 function reaperCommand(): string[] {
   if (command) return command;
-  const guard = process.env.TSLURM_NODE_REAPER === '1' ? undefined : guardCandidates.map((c) => fileURLToPath(new URL(c, import.meta.url))).find(executable);
+  const guard = process.env.TSLURM_NODE_REAPER === '1' ? undefined : nativeHelper('tsstep_guard');
   command = guard ? [guard] : [process.execPath, fileURLToPath(new URL('../stepd/reaper.js', import.meta.url))];
   return command;
-}
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -3,28 +3,13 @@
 // fork and exec, so the task starts through dist/native/tstask_exec (native/task-exec), which
 // writes its pid into the placeholder nodeEnv() left and execs the program, keeping the pid.
 // Without the helper (no C compiler at build time) the variable is left out.
-import { accessSync, constants } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { unsetenvp } from '../core/env-array.js';
+import { nativeHelper } from './native-helper.js';
 import { execProblem, type RunAs } from './run-as.js';
-
-// Built code runs from dist/chunks/ (or dist/commands/); the sources (vitest) from src/stepd/.
-const candidates = ['../native/tstask_exec', '../../dist/native/tstask_exec'];
-let helper: string | null | undefined;
 
 /** The helper's path, or undefined when it is not built. */
 export function taskExecHelper(): string | undefined {
-  helper ??= candidates.map((c) => fileURLToPath(new URL(c, import.meta.url))).find(executable) ?? null;
-  return helper ?? undefined;
-}
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  return nativeHelper('tstask_exec');
 }
 
 /**
