@@ -1,0 +1,27 @@
+// What a step (or a batch script) used, as sacct and sstat report it: Slurm's jobacct_gather
+// fields for the tasks of one step. Gathered where the tasks run (cgroup memory peak under
+// proctrack/cgroup, else /proc samples at JobAcctGatherFrequency, and each task's final wait4
+// rusage), carried to the controller in step-end and batch-result messages and in live samples,
+// and written to the accounting store. Memory in KiB, CPU time in microseconds.
+
+export interface StepUsage {
+  /** Highest resident set of any one task (sacct MaxRSS), with which task and where. */
+  maxRssKiB: number;
+  maxRssTask: number;
+  maxRssNode: string;
+  /** Mean over the tasks of each task's peak resident set (sacct AveRSS). */
+  aveRssKiB: number;
+  /** Highest virtual size of any one task (sacct MaxVMSize), with which task and where. */
+  maxVmSizeKiB: number;
+  maxVmSizeTask: number;
+  maxVmSizeNode: string;
+  aveVmSizeKiB: number;
+  /** CPU time of all tasks and their children (sacct UserCPU, SystemCPU; TotalCPU is the sum). */
+  userCpuUsec: number;
+  systemCpuUsec: number;
+  /** Bytes read and written by the tasks (/proc/PID/io), when the kernel reports them. */
+  maxDiskReadBytes?: number;
+  maxDiskWriteBytes?: number;
+  /** Unix seconds of the sample: the end of the step, or the latest live sample. */
+  sampledAt: number;
+}
