@@ -17,7 +17,8 @@ import { liveClusterInfo } from './live-info.js';
 import type { AdminState } from './node-states.js';
 import { findJobs } from './find-jobs.js';
 import { resumeJob, selectRefusal, suspendJob } from './suspend.js';
-import { resizeJob, type ResizedAllocation } from './resize.js';
+import { resizeJob } from './resize.js';
+import type { ResizedAllocation } from '../protocol/ctld-answers.js';
 import { updatePartition } from './partition-updates.js';
 import { isAdministrator, requireAdministrator } from './administrators.js';
 import { parseDependency } from '../core/dependency-spec.js';
@@ -50,7 +51,7 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
       return { script: job.desc.script };
     },
 
-    /** Body: PartitionUpdate (partition-updates.ts). */
+    /** Body: the change (partition-updates.ts). */
     update_partition: async (body, connection) => {
       requireAdministrator(connection);
       updatePartition(ctl, body);

@@ -21,34 +21,8 @@ import { takeJobIds } from './id-counters.js';
 import type { CtldJob, KillCause } from './job.js';
 import type { RpcConnection } from '../net/rpc-server.js';
 import type { CtldHandlers } from './ctld-handlers.js';
-import { checkSubmission, newJob, nextPriority, submitJob, type SubmitAnswer } from './submit-job.js';
-
-/** What tsrun runs its step on. */
-export interface Grant {
-  jobId: number;
-  name: string;
-  partition: string;
-  nodeNames: string[];
-  cpusPerNode: number[];
-  gpusPerNode: number[][];
-  /** Minutes, or INFINITE. */
-  timeLimit: number;
-}
-
-export interface AllocateAnswer {
-  jobId: number;
-  /** Queued: tsrun prints srun's "queued and waiting" line and asks for `allocation`. */
-  pending: boolean;
-  grant?: Grant;
-  /** --test-only: when and where it would start. */
-  willRun?: SubmitAnswer['willRun'];
-}
-
-/** What the controller asks of the tsrun holding a job: end the step, or signal its tasks. */
-export interface JobOrder {
-  cause?: Extract<KillCause, 'CANCELLED' | 'TIMEOUT'>;
-  signal?: number;
-}
+import { checkSubmission, newJob, nextPriority, submitJob } from './submit-job.js';
+import type { AllocateAnswer, Grant, JobOrder } from '../protocol/ctld-answers.js';
 
 interface Holder {
   pid: number;

@@ -8,19 +8,10 @@ import { isAdministrator } from './administrators.js';
 import { UserError } from '../core/errors.js';
 import { diskError } from '../core/disk-full.js';
 import { expandHostlist } from '../core/hostlist.js';
-import type { ClusterConfig, PartitionState } from '../config/types.js';
+import type { ClusterConfig } from '../config/types.js';
+import type { CtldBody } from '../protocol/ctld-messages.js';
 import type { NodeTable } from './node-table.js';
 import { partStateFile, readPartState, withStoredPartitions, writePartState, type StoredPartition } from './state/part-state.js';
-
-/** The request: what to change on one partition (absent: unchanged). */
-export interface PartitionUpdate {
-  name: string;
-  state?: PartitionState;
-  /** Minutes, or INFINITE. */
-  maxTime?: number;
-  /** A hostlist; '' for none. */
-  nodes?: string;
-}
 
 /** What of the controller a partition change reads and changes (the Controller itself). */
 export interface PartitionHost {
@@ -34,7 +25,7 @@ export interface PartitionHost {
 const changesOf = new WeakMap<PartitionHost, Map<string, StoredPartition>>();
 
 /** Applies an update from an administrator; refused for anyone else, as slurmctld does. */
-export function updatePartition(ctl: PartitionHost, body: PartitionUpdate & { userId: number }): void {
+export function updatePartition(ctl: PartitionHost, body: CtldBody<'update_partition'>): void {
   if (!isAdministrator(body.userId)) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
   const current = ctl.options.config.partitions.find((p) => p.name === body.name);
   if (current === undefined) throw UserError.fromErrno('ESLURM_INVALID_PARTITION_NAME');

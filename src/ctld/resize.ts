@@ -9,15 +9,7 @@ import { JOB_RUNNING, JOB_STATE_BASE, type job_resources_t } from '../plugin-api
 import type { Controller } from './controller.js';
 import type { CtldJob } from './job.js';
 import { selectRefusal } from './suspend.js';
-
-/** The allocation after a resize, for the client's slurm_job_N_resize.sh (scontrol's _update_job_size). */
-export interface ResizedAllocation {
-  jobId: number;
-  nodeList: string;
-  nodeCount: number;
-  /** SLURM_JOB_CPUS_PER_NODE's form: `4(x2),2`. */
-  cpusPerNode: string;
-}
+import type { ResizedAllocation } from '../protocol/ctld-answers.js';
 
 export async function resizeJob(ctl: Controller, job: CtldJob, nodeCount: number): Promise<ResizedAllocation> {
   const r = job.record;

@@ -19,40 +19,10 @@ import type { CtldJob } from './job.js';
 import { jobView } from './job-view.js';
 import type { RpcConnection } from '../net/rpc-server.js';
 import type { StepGrant, StepStart } from '../protocol/step-messages.js';
+import type { StepOrder, StepView } from '../protocol/ctld-answers.js';
 import { fitStep, type StepAsk, type StepFit } from './step-resources.js';
 import type { CtldHandlers } from './ctld-handlers.js';
 import { isAdministrator } from './administrators.js';
-
-export type { StepStart };
-
-/** A step as `steps` answers it: a registered one, or a running batch job's `batch` step. */
-export interface StepView {
-  jobId: number;
-  stepId: number | 'batch';
-  name: string;
-  userId: number;
-  userName: string;
-  partition: string;
-  startTime: number;
-  timeLimit: number;
-  nodes: string;
-  nodeCount: number;
-  ntasks: number;
-  cpus: number;
-  dist?: string;
-  host?: string;
-  pid?: number;
-}
-
-/**
- * What the controller asks of a step's tsrun: end the step (scancel N.S), signal its tasks, or
- * end it because its job ends (`end`: why, for slurmstepd's line).
- */
-export interface StepOrder {
-  cancel?: boolean;
-  signal?: number;
-  end?: 'CANCELLED' | 'TIMEOUT';
-}
 
 interface Entry {
   start: StepStart;

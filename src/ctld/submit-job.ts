@@ -3,6 +3,7 @@
 // can never run, the dependency's jobs; then ids are taken and every new job (one per array
 // task) is journaled before the answer goes back. Refusals carry Slurm's errno and text; the
 // client puts "Batch job submission failed: " in front, as sbatch does.
+import type { SubmitAnswer } from '../protocol/ctld-answers.js';
 import { UserError } from '../core/errors.js';
 import { errnoName } from '../core/errno.js';
 import { INFINITE } from '../core/slurm-constants.js';
@@ -20,12 +21,6 @@ import { isAdministrator } from './administrators.js';
 import { effectiveTimeLimit } from './job-from-desc.js';
 
 const now = (): number => Math.floor(Date.now() / 1000);
-
-export interface SubmitAnswer {
-  jobId: number;
-  /** --test-only: when and where it would start. */
-  willRun?: { start: number; nodes: string; cpus: number; partition: string };
-}
 
 /** A submission that passed the checks: its partition, a probe record (id 0) and the nodes it may ever use. */
 export interface CheckedSubmission {

@@ -103,5 +103,7 @@ export const CTLD_BODIES = {
 export type CtldOp = keyof typeof CTLD_BODIES;
 /** The body of a request, as its schema gives it. */
 export type CtldBody<K extends CtldOp> = v.InferOutput<(typeof CTLD_BODIES)[K]>;
+/** `update_partition`'s change itself, as the command builds it (the caller is added when sent). */
+export type PartitionUpdate = Omit<CtldBody<'update_partition'>, 'userId'>;
 export type JobUpdate = v.InferOutput<typeof JobUpdateSchema>;
 export type TimeLimitChange = v.InferOutput<typeof TimeLimitChangeSchema>;

@@ -14,7 +14,7 @@ import type { ClusterConfig } from '../../config/types.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { connectController } from '../../client/ctld-client.js';
 import { remoteController } from '../../client/controller-target.js';
-import type { AllocateAnswer, Grant, JobOrder } from '../../ctld/interactive-jobs.js';
+import type { AllocateAnswer, Grant, JobOrder } from '../../protocol/ctld-answers.js';
 import { Link } from '../tsrun/ctld-allocation.js';
 import { allocateRefusal, jobDescFor } from '../tsrun/ctld-request.js';
 import type { StepRequest } from '../tsrun/request.js';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import { compressHostlist } from '../../core/hostlist.js';
 import { compressCounts } from '../../core/tasks-per-node.js';
 import { tasksPerNode } from '../../ctld/batch-env.js';
-import type { Grant } from '../../ctld/interactive-jobs.js';
+import type { Grant } from '../../protocol/ctld-answers.js';
 import type { StepRequest } from '../tsrun/request.js';
 
 export interface SallocEnvFacts {

@@ -2,7 +2,7 @@
 // set), it writes slurm_job_N_resize.sh and .csh in the current directory, resetting the job's
 // variables that are set in its environment, and says how to use them.
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
-import type { ResizedAllocation } from '../../ctld/resize.js';
+import type { ResizedAllocation } from '../../protocol/ctld-answers.js';
 
 /** Writes the two files and returns scontrol's lines; nothing outside a job. */
 export function writeResizeFiles(alloc: ResizedAllocation, env: NodeJS.ProcessEnv = process.env): string[] {

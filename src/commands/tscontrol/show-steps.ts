@@ -5,7 +5,7 @@ import { UserError } from '../../core/errors.js';
 import { slurm_strerror } from '../../core/errno.js';
 import { INFINITE } from '../../core/slurm-constants.js';
 import { formatSlurmDate, minsToTimeStr } from '../../core/time-string.js';
-import type { StepView } from '../../ctld/step-registry.js';
+import type { StepView } from '../../protocol/ctld-answers.js';
 import { openController } from './controller-call.js';
 
 export async function showSteps(words: readonly string[], options: { cluster: string | undefined; oneliner: boolean }): Promise<number> {

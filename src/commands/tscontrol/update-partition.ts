@@ -5,7 +5,7 @@
 import { UserError, UserErrorReport } from '../../core/errors.js';
 import { parseTimeToMinutes } from '../../core/time-string.js';
 import type { PartitionState } from '../../config/types.js';
-import type { PartitionUpdate } from '../../ctld/partition-updates.js';
+import type { PartitionUpdate } from '../../protocol/ctld-messages.js';
 import { callController } from './controller-call.js';
 import type { Pair } from './update-pairs.js';
 

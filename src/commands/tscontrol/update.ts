@@ -6,7 +6,7 @@ import { UserError } from '../../core/errors.js';
 import { INFINITE } from '../../core/slurm-constants.js';
 import { parseTimeToMinutes } from '../../core/time-string.js';
 import type { JobUpdate, TimeLimitChange } from '../../protocol/ctld-messages.js';
-import type { ResizedAllocation } from '../../ctld/resize.js';
+import type { ResizedAllocation } from '../../protocol/ctld-answers.js';
 import { callController } from './controller-call.js';
 import { pairOf, type Pair } from './update-pairs.js';
 

@@ -3,7 +3,7 @@
 // controller running: no job, so the header alone.
 import { connectController } from '../../client/ctld-client.js';
 import { formatSlurmTime } from '../../core/time-string.js';
-import type { StepView } from '../../ctld/step-registry.js';
+import type { StepView } from '../../protocol/ctld-answers.js';
 import type { ClusterConfig } from '../../config/types.js';
 
 export interface StepListContext {

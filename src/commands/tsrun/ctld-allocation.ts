@@ -9,7 +9,7 @@ import { expandHostlist } from '../../core/hostlist.js';
 import type { Logger } from '../../core/log.js';
 import type { ClusterConfig } from '../../config/types.js';
 import { ConnectionLost, CtldClient, type CallArgs, type CtldTarget } from '../../client/ctld-client.js';
-import type { AllocateAnswer, Grant, JobOrder } from '../../ctld/interactive-jobs.js';
+import type { AllocateAnswer, Grant, JobOrder } from '../../protocol/ctld-answers.js';
 import type { StepAllocation, StepControl } from './step-allocation.js';
 import { allocateRefusal, jobDescFor } from './ctld-request.js';
 import type { StepRequest } from './request.js';

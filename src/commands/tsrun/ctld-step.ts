@@ -9,7 +9,8 @@
 import { constants } from 'node:os';
 import { ControllerError, CtldClient, type CtldTarget } from '../../client/ctld-client.js';
 import type { Logger } from '../../core/log.js';
-import type { StepOrder, StepStart } from '../../ctld/step-registry.js';
+import type { StepOrder } from '../../protocol/ctld-answers.js';
+import type { StepStart } from '../../protocol/step-messages.js';
 import type { StepGrant } from '../../protocol/step-messages.js';
 import type { StepAllocation, StepControl } from './step-allocation.js';
 

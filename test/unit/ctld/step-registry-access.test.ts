@@ -3,7 +3,8 @@
 // of the controller decides; anyone else gets Access/permission denied. The controller's user
 // is made an ordinary uid here (the tests may run as root), through process.getuid.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StepRegistry, type StepStart } from '../../../src/ctld/step-registry.js';
+import { StepRegistry } from '../../../src/ctld/step-registry.js';
+import type { StepStart } from '../../../src/protocol/step-messages.js';
 import { JOB_RUNNING } from '../../../src/plugin-api/records.js';
 import type { Controller } from '../../../src/ctld/controller.js';
 import type { RpcConnection } from '../../../src/net/rpc-server.js';
