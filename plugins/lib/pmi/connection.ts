@@ -14,6 +14,7 @@ import { parsePmi2 } from './pmi2-wire.js';
 import { MessageReader, PmiWireError } from './reader.js';
 import { pmi1Commands } from './pmi1-commands.js';
 import { pmi2Commands } from './pmi2-commands.js';
+import type { PmiConnection } from './command-handler.js';
 
 /**
  * Bytes a connection may have sent that are not yet answered: a PMI-2 frame is at most 999,999
@@ -22,21 +23,6 @@ import { pmi2Commands } from './pmi2-commands.js';
 const PMI_PENDING_MAX = 4 * 1024 * 1024;
 
 type ConnectionState = 'new' | 'pmi1' | 'pmi2' | 'finalized' | 'closed';
-
-/** What a command handler may do on its connection. */
-export interface PmiConnection {
-  readonly server: NodePmiServer;
-  readonly ltaskid: number;
-  readonly rank: number;
-  /** Sends an already formatted response. */
-  send(data: string): void;
-  /** The answer comes later: returns the function that sends it; requests after this one wait. */
-  later(): (data: string) => void;
-  /** Answers finalize: the response, then the connection is closed from our side. */
-  finalize(data: string): void;
-}
-
-export type CommandHandler = (conn: PmiConnection, args: Map<string, string>) => void;
 
 /**
  * Serves local task `task` on `socket` until the connection ends; `task` undefined: a PMI_PORT

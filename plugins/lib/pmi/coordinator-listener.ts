@@ -4,7 +4,7 @@
 // connection as its tree link, the others learn where their parent listens and hang up.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { KvsCoordinator } from './coordinator.js';
-import { JsonLink } from './json-link.js';
+import { TreeLink } from './tree-link.js';
 import type { CoordinatorReply, NodeHello, PmiDown, PmiUp } from './messages.js';
 
 export interface CoordinatorListener {
@@ -21,10 +21,10 @@ interface Address {
 export async function listenForNodes(coordinator: KvsCoordinator, key: string, host: string): Promise<CoordinatorListener> {
   const addresses = new Map<number, Address>();
   const waitingForParent = new Map<number, Array<(address: Address) => void>>();
-  const links = new Set<JsonLink<unknown, unknown>>();
+  const links = new Set<TreeLink<unknown, unknown>>();
 
   const welcome = (socket: Socket): void => {
-    const link = new JsonLink<NodeHello | PmiUp, CoordinatorReply | PmiDown>(socket, false);
+    const link = new TreeLink<NodeHello | PmiUp, CoordinatorReply | PmiDown>(socket, false);
     links.add(link);
     socket.once('close', () => links.delete(link));
     // The node id once this is a tree link; null once it was only a hello link.

@@ -4,7 +4,7 @@
 // from tsrun and connect to it; a node with children listens for them. Fences sent up before
 // the parent link is open wait for it.
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { JsonLink } from './json-link.js';
+import { TreeLink } from './tree-link.js';
 import type { ChildHello, CoordinatorReply, NodeHello, PmiDown, PmiUp, PmiWelcome } from './messages.js';
 import type { TreePlace } from './tree-shape.js';
 
@@ -41,8 +41,8 @@ export interface NodeLinks<Member extends TreeMember> {
 export async function joinTree<Member extends TreeMember>(options: JoinOptions<Member>): Promise<NodeLinks<Member>> {
   const { place, key, nodeid } = options;
   const socket = await connected(connect(options.port, options.host));
-  const toTsrun = new JsonLink<CoordinatorReply | PmiDown, NodeHello | PmiUp>(socket);
-  const links = new Set<JsonLink<unknown, unknown>>([toTsrun]);
+  const toTsrun = new TreeLink<CoordinatorReply | PmiDown, NodeHello | PmiUp>(socket);
+  const links = new Set<TreeLink<unknown, unknown>>([toTsrun]);
   let listener: Server | undefined;
   const close = (): void => {
     listener?.close();
@@ -58,7 +58,7 @@ export async function joinTree<Member extends TreeMember>(options: JoinOptions<M
   };
 
   const acceptChild = (child: Socket): void => {
-    const link = new JsonLink<ChildHello | PmiUp, PmiDown>(child, false);
+    const link = new TreeLink<ChildHello | PmiUp, PmiDown>(child, false);
     links.add(link);
     let childId: number | undefined;
     link.handle({
@@ -81,7 +81,7 @@ export async function joinTree<Member extends TreeMember>(options: JoinOptions<M
   }
 
   // The link up: tsrun's connection, or the parent node's once tsrun said where it is.
-  let up: JsonLink<PmiDown, PmiUp> | undefined;
+  let up: TreeLink<PmiDown, PmiUp> | undefined;
   const queued: PmiUp[] = [];
   const send = (message: PmiUp): void => {
     if (up) up.send(message);
@@ -97,16 +97,16 @@ export async function joinTree<Member extends TreeMember>(options: JoinOptions<M
     const opened = connected(connect(port, host));
     opened.then(linked, linked);
     opened.then((parentSocket) => {
-      const link = new JsonLink<PmiDown, PmiUp | ChildHello>(parentSocket);
+      const link = new TreeLink<PmiDown, PmiUp | ChildHello>(parentSocket);
       links.add(link);
       link.send({ kind: 'child', key, nodeid });
-      up = link as JsonLink<PmiDown, PmiUp>;
+      up = link as TreeLink<PmiDown, PmiUp>;
       for (const message of queued.splice(0)) up.send(message);
       link.handle({ message: (message) => withServer((s) => s.receive(message)), lost: parentLost });
     }, parentLost);
   };
   if (place.parent === null) {
-    up = toTsrun as JsonLink<PmiDown, PmiUp>;
+    up = toTsrun as TreeLink<PmiDown, PmiUp>;
     linked();
   }
 

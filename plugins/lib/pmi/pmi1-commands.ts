@@ -1,7 +1,7 @@
 // The PMI-1 requests a task may send after `cmd=init`, and their answers as Slurm 22.05's
 // mpi/pmi2 gives them (src/plugins/mpi/pmi2/pmi1.c). Limits are hydra's and Slurm's: MPICH
 // splits longer values into segments of vallen_max-2 characters.
-import type { CommandHandler } from './connection.js';
+import type { CommandHandler } from './command-handler.js';
 import { formatPmi1 } from './pmi1-wire.js';
 
 export const PMI1_MAXES = { kvsname_max: 256, keylen_max: 64, vallen_max: 1024 } as const;

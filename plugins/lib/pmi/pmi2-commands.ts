@@ -1,7 +1,7 @@
 // The PMI-2 requests (framed, after `cmd=init pmi_version=2`) and their answers as Slurm
 // 22.05's mpi/pmi2 gives them (src/plugins/mpi/pmi2/pmi2.c, info.c), with ';' in values
 // escaped as ";;" both ways.
-import type { CommandHandler, PmiConnection } from './connection.js';
+import type { CommandHandler, PmiConnection } from './command-handler.js';
 import { formatPmi2, pmi2Bool } from './pmi2-wire.js';
 
 type Fields = Array<readonly [string, string | number]>;

@@ -6,6 +6,10 @@
 // has been accepted, at HELLO_MAX characters and for HELLO_TIMEOUT_MS; then at TREE_MAX, which a
 // fence's merged key-value set (every rank's puts) stays far below. Anyone who can reach the
 // port may connect; one that passes a limit is closed like a peer that is not PMI.
+//
+// Not the daemons' JSON line link (src/net/json-link.ts): a plugin reaches the host only through
+// the public plugin API, and this link has other bounds (a hello deadline, then trust) and no
+// auth sealing, so it stays a small class of its own.
 import type { Socket } from 'node:net';
 
 /** The longest hello (a few hundred characters in practice). */
@@ -21,7 +25,7 @@ export interface LinkHandlers<In> {
   lost(): void;
 }
 
-export class JsonLink<In, Out> {
+export class TreeLink<In, Out> {
   private buffer = '';
   private closing = false;
   private wasLost = false;
