@@ -2,7 +2,7 @@
 // first joins the job's container (container_p_join: with job_container/tmpfs in namespace mode
 // it starts in the job's private /tmp) and is added to it (container_p_add_pid), so DEST means
 // what it means to the job's tasks. Plain data in and out, so a node daemon can run it too.
-import { spawn } from 'node:child_process';
+import { startChild } from '../os/spawn.js';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { envArrayToObject } from '../core/env-array.js';
@@ -42,21 +42,18 @@ export async function writeBcastFile(req: BcastNodeRequest, container: JobContai
   // The job's container exists once a step or the batch script ran here; create is idempotent.
   await container.create(req.jobId);
   await container.join(req.jobId, uid, task);
-  const child = spawn(task.argv[0]!, task.argv.slice(1), { env: envArrayToObject(env), stdio: ['pipe', 'ignore', 'pipe'] });
+  const { child, ended, closed } = startChild(task.argv, { env: envArrayToObject(env), stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.on('error', () => {}); // a writer that failed early does not read its input
-  const exited = new Promise<number>((resolve) => {
-    child.once('error', () => resolve(-1));
-    child.once('close', (code) => resolve(code ?? -1));
-  });
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // Its stderr read to the end: the writer's last line names the errno.
+  const exited = Promise.all([ended, closed]).then(([end]) => (end.kind === 'exited' ? end.code : -1));
   try {
     if (child.pid !== undefined) await container.addPid(req.jobId, child.pid, uid);
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
   }
-  child.stdin.end(req.data);
+  child.stdin!.end(req.data);
   const code = await exited;
   if (code === 0) return 0;
   const name = stderr.trim().split('\n').pop() ?? '';

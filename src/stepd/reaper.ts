@@ -5,7 +5,7 @@
 // ends, however it ends. The reaper is the native step guard (native/step-guard), an exec
 // rather than a second Node start-up before the first task; reaper-main.ts is the same program
 // in Node, used when the guard was not built (no C compiler) or TSLURM_NODE_REAPER=1 asks.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startDetached, type ChildProcess } from '../os/spawn.js';
 import { accessSync, closeSync, constants, mkdtempSync, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,10 +30,7 @@ export function startReaper(killWaitSeconds: number): Reaper {
     const registry = path.join(mkdtempSync(path.join(registryBase(), 'tslurm-reaper-')), 'groups');
     fd = openSync(registry, 'a', 0o600);
     const argv = [...reaperCommand(), String(killWaitSeconds), registry];
-    child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
-    child.on('error', () => {});
-    child.stdin?.on('error', () => {});
-    child.unref();
+    child = startDetached(argv, { stdio: ['pipe', 'ignore', 'ignore'] });
   } catch {
     child = undefined; // without a reaper tsrun still works; only the SIGKILL case is unguarded
   }

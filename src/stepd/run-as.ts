@@ -5,7 +5,7 @@
 // wrapped in util-linux's setpriv, which sets all three and then execs the task; it is small,
 // always there on Linux hosts with util-linux, and leaves the task's pid, environment and
 // file descriptors untouched.
-import { execFile } from 'node:child_process';
+import { runToEnd } from '../os/spawn.js';
 import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
@@ -60,17 +60,15 @@ export function argvAsUser(who: RunAs, argv: readonly string[]): string[] {
 export function cannotEnter(who: RunAs | undefined, dir: string): Promise<string | undefined> {
   if (!who) return Promise.resolve(cannotEnterAsSelf(dir));
   const argv = argvAsUser(who, ['/bin/sh', '-c', 'cd -- "$1"', 'sh', dir]);
-  return new Promise((resolve) => {
-    execFile(argv[0]!, argv.slice(1), { cwd: '/' }, (error) => {
-      if (!error) return resolve(undefined);
-      let exists = true;
-      try {
-        exists = statSync(dir).isDirectory();
-      } catch {
-        exists = false;
-      }
-      resolve(exists ? 'Permission denied' : 'No such file or directory');
-    });
+  return runToEnd(argv, { cwd: '/' }).then(({ end }) => {
+    if (end.kind === 'exited' && end.code === 0) return undefined;
+    let exists = true;
+    try {
+      exists = statSync(dir).isDirectory();
+    } catch {
+      exists = false;
+    }
+    return exists ? 'Permission denied' : 'No such file or directory';
   });
 }
 

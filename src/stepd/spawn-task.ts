@@ -1,7 +1,7 @@
 // Starting one task as a real process. Each task leads its own process group (detached →
 // setsid), so a signal to the group reaches everything it started, and tsrun's own Ctrl-C is
 // not delivered to it behind our back: the step daemon decides what the tasks get.
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, startChild, type ChildEnd } from '../os/spawn.js';
 import type { Duplex, Stream } from 'node:stream';
 import { envArrayToObject } from '../core/env-array.js';
 
@@ -15,10 +15,8 @@ export interface SpawnedTask {
   pipes: Duplex[];
 }
 
-export type TaskOutcome =
-  | { kind: 'exited'; code: number }
-  | { kind: 'signaled'; signal: NodeJS.Signals }
-  | { kind: 'exec-failed'; errno: string; message: string };
+/** How a task ended: exit code or signal, or the exec failure. */
+export type TaskOutcome = ChildEnd;
 
 /** The command line, or the command line with the uid and gid Node itself switches to. */
 export type SpawnArgv = readonly string[] | { argv: readonly string[]; uid: number; gid: number };
@@ -33,9 +31,8 @@ export function spawnTask(
 ): SpawnedTask {
   const argv = 'argv' in command ? command.argv : command;
   const ids = 'argv' in command ? { uid: command.uid, gid: command.gid } : {};
-  const [file, ...args] = argv;
   // Each extra 'pipe' is a socketpair (libuv): the task gets a connected socket as that fd.
-  const child = spawn(file!, args, {
+  const { child, ended: exit, closed } = startChild(argv, {
     cwd,
     env: envArrayToObject(env),
     detached: true,
@@ -43,21 +40,8 @@ export function spawnTask(
     stdio: [stdin, 'pipe', 'pipe', ...extraFds, ...Array<'pipe'>(pipes).fill('pipe')],
   });
   const ends = child.stdio.slice(3 + extraFds.length) as Duplex[];
-  // Without a pid the spawn failed (the 'error' event follows): its pipe ends lead nowhere.
+  // Without a pid the spawn failed (`exit` says why): its pipe ends lead nowhere.
   if (child.pid === undefined) ends.forEach((end) => end?.destroy());
-  const exit = new Promise<TaskOutcome>((resolve) => {
-    // spawn errors (ENOENT, EACCES) arrive instead of a process, and no 'exit' follows them.
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      resolve({ kind: 'exec-failed', errno: error.code ?? 'EIO', message: error.message });
-    });
-    child.once('exit', (code, signal) => {
-      resolve(signal ? { kind: 'signaled', signal } : { kind: 'exited', code: code ?? 0 });
-    });
-  });
-  const closed = new Promise<void>((resolve) => {
-    child.once('close', () => resolve());
-    child.once('error', () => resolve());
-  });
   return { child, exit, closed, pipes: child.pid === undefined ? [] : ends };
 }
 

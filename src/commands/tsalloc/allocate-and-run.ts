@@ -4,7 +4,6 @@
 // the controller orders meanwhile (scancel and the time limit revoke the allocation; the command
 // runs on unless --kill-command), and relinquish the allocation when the command ends. Messages,
 // order and exit statuses as salloc 22.05 prints them (observed: /work/ref/salloc.txt).
-import { spawn } from 'node:child_process';
 import os, { constants } from 'node:os';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
@@ -14,6 +13,7 @@ import type { ClusterConfig } from '../../config/types.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { connectController } from '../../client/ctld-client.js';
 import { remoteController } from '../../client/controller-target.js';
+import { startChild } from '../../os/spawn.js';
 import type { AllocateAnswer, Grant, JobOrder } from '../../protocol/ctld-answers.js';
 import { Link } from '../tsrun/ctld-allocation.js';
 import { allocateRefusal, jobDescFor } from '../tsrun/ctld-request.js';
@@ -148,13 +148,13 @@ async function runHolding(
   // salloc leaves terminal signals to the command, which shares its terminal (and process group).
   const ignore = (): void => {};
   for (const sig of ['SIGINT', 'SIGQUIT', 'SIGTSTP'] as const) process.on(sig, ignore);
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: 'inherit', env, cwd: s.req.chdir ?? process.cwd() });
-  const ended = new Promise<{ status: number; waitStatus: number }>((resolve) => {
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      log.error(`_fork_command: Unable to find command "${argv[0]}"`);
-      resolve({ status: 1, waitStatus: (error.code === 'EACCES' ? 126 : 127) << 8 });
-    });
-    child.once('exit', (code, signal) => resolve(exitOf(code, signal)));
+  const started = startChild(argv, { stdio: 'inherit', env, cwd: s.req.chdir ?? process.cwd() });
+  const { child } = started;
+  const ended = started.ended.then((end): { status: number; waitStatus: number } => {
+    if (end.kind === 'exited') return exitOf(end.code, null);
+    if (end.kind === 'signaled') return exitOf(null, end.signal);
+    log.error(`_fork_command: Unable to find command "${argv[0]}"`);
+    return { status: 1, waitStatus: (end.errno === 'EACCES' ? 126 : 127) << 8 };
   });
   // The controller's orders: scancel and the time limit revoke the allocation.
   void (async () => {

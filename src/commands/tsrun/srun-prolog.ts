@@ -1,7 +1,7 @@
 // srun's --prolog and --epilog: programs srun itself runs on the submit host, before the
 // step launches and after it ends, with the job's and step's ids in their environment and
 // their output on srun's (observed on srun 22.05, /work/ref/srun-prolog.txt).
-import { spawnSync } from 'node:child_process';
+import { runToEndSync } from '../../os/spawn.js';
 import { accessSync, constants } from 'node:fs';
 import type { Logger } from '../../core/log.js';
 
@@ -19,8 +19,8 @@ function runProgram(program: string, ids: PrologIds, log: Logger): number | unde
     return undefined;
   }
   const env = { ...process.env, SLURM_JOB_ID: String(ids.jobId), SLURM_JOBID: String(ids.jobId), SLURM_STEP_ID: String(ids.stepId), SLURM_STEPID: String(ids.stepId) };
-  const result = spawnSync(program, [], { stdio: ['ignore', 'inherit', 'inherit'], env });
-  return result.status ?? 128 + (result.signal ? 1 : 0);
+  const end = runToEndSync([program], { stdio: ['ignore', 'inherit', 'inherit'], env });
+  return end.kind === 'exited' ? end.code : 128 + (end.kind === 'signaled' ? 1 : 0);
 }
 
 /** --prolog: false when it failed, and the step is not to be launched. */
