@@ -2,9 +2,16 @@
 // slurm_print_set_options): a ruled block of `name : value` lines in name order, printed
 // before anything else happens (observed, /work/ref/srun-v.txt).
 import { minsToTimeStr, parseTimeLimitOption } from '../../core/time-string.js';
+import { notActedOnNotes } from '../job-extras.js';
 import type { Occurrence } from './spec.js';
 
 const RULE = '-------------------- --------------------';
+
+/** `-v`: the report, then a note on each option given that tslurm does not act on; each line after "<bin>: ". */
+export function printDefinedOptions(bin: string, given: readonly Occurrence[]): void {
+  const notes = notActedOnNotes(given.map((o) => o.spec.long));
+  process.stderr.write([...definedOptionsLines(given), ...notes].map((line) => `${bin}: ${line}\n`).join(''));
+}
 
 export function definedOptionsLines(options: readonly Occurrence[]): string[] {
   const byName = new Map<string, string>();

@@ -2,11 +2,12 @@
 // tslurm's own --cluster, getopt over it, and what --help, --usage and --version print.
 import { isSlurmName } from '../slurm-names.js';
 import { versionLine } from '../version-line.js';
-import { getopt, type GetoptResult } from './getopt.js';
+import { getopt, GetoptError, type GetoptResult } from './getopt.js';
 import { renderHelp, renderUsage } from './help.js';
 import { jobOptions } from './job-options.js';
 import type { JobCommand, Occurrence, OptionSpec } from './spec.js';
 import { HELP_USAGE_LINE, USAGE_LINES } from './usage-items.js';
+import { usageError } from './usage-error.js';
 
 /** tslurm's own option: the cluster file (Slurm's hidden --cluster, an alias of -M, yields to it). */
 const CLUSTER_FILE: OptionSpec = {
@@ -67,4 +68,26 @@ export function infoText(info: 'help' | 'usage' | 'version', command: JobCommand
   if (slurm) return renderHelp(specs, { usageLine: HELP_USAGE_LINE[command] });
   const epilogue = ts.examples.length > 0 ? ['Examples:', ...ts.examples.map((e) => `  $ ${e}`)] : [];
   return renderHelp(specs, { usageLine: ts.tsUsage, epilogue });
+}
+
+/**
+ * The start of srun and salloc: their options parsed (a refused one in getopt's usage form), or
+ * undefined once --help, --usage or --version has been printed.
+ */
+export function startJobCommand(
+  argv: readonly string[],
+  command: JobCommand,
+  bin: string,
+  ts: InfoTexts,
+): { specs: OptionSpec[]; parsed: ParsedJobArgs } | undefined {
+  const specs = commandSpecs(command, bin);
+  let parsed: ParsedJobArgs;
+  try {
+    parsed = parseJobArgs(argv, specs);
+  } catch (error) {
+    throw error instanceof GetoptError ? usageError(bin, error) : error;
+  }
+  if (!parsed.info) return { specs, parsed };
+  process.stdout.write(infoText(parsed.info, command, bin, specs, ts));
+  return undefined;
 }

@@ -4,13 +4,10 @@
 // SALLOC_* variables; the request is built and checked as srun's, so an option that acts in
 // srun or sbatch acts the same way here.
 import { constants } from 'node:os';
-import { definedOptionsLines } from '../../cli/slurm-opt/defined-options.js';
-import { GetoptError } from '../../cli/slurm-opt/getopt.js';
-import { commandSpecs, infoText, parseJobArgs, rawValues } from '../../cli/slurm-opt/job-cli.js';
-import { usageError } from '../../cli/slurm-opt/usage-error.js';
-import { notActedOnNotes } from '../../cli/job-extras.js';
+import { printDefinedOptions } from '../../cli/slurm-opt/defined-options.js';
+import { rawValues, startJobCommand } from '../../cli/slurm-opt/job-cli.js';
 import { TimeSpecError } from '../../core/begin-time.js';
-import { UserError } from '../../core/errors.js';
+import { UserError, UserErrorReport } from '../../core/errors.js';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
 import { parseBegin } from '../tsbatch/values.js';
 import { buildStepRequest } from '../tsrun/request.js';
@@ -26,17 +23,9 @@ const examples = [
 ];
 
 export async function run(argv: string[], bin: string): Promise<number> {
-  const specs = commandSpecs('salloc', bin);
-  let parsed;
-  try {
-    parsed = parseJobArgs(argv, specs);
-  } catch (error) {
-    throw error instanceof GetoptError ? usageError(bin, error) : error;
-  }
-  if (parsed.info) {
-    process.stdout.write(infoText(parsed.info, 'salloc', bin, specs, { tsUsage: `Usage: ${bin} [options] [command [args...]]`, examples }));
-    return 0;
-  }
+  const started = startJobCommand(argv, 'salloc', bin, { tsUsage: `Usage: ${bin} [options] [command [args...]]`, examples });
+  if (!started) return 0;
+  const { specs, parsed } = started;
   // The environment's options first: the command line's come after and win.
   const given = [...sallocEnvOptions(process.env, specs), ...parsed.options];
   const raw: RawTsrunOptions = { ...rawValues(given) } as RawTsrunOptions;
@@ -45,12 +34,11 @@ export async function run(argv: string[], bin: string): Promise<number> {
   if (verbose > 0 && quiet) throw new UserError("don't specify both --verbose (-v) and --quiet (-Q)");
   const command = parsed.operands;
   const req = buildStepRequest(raw, command);
-  const beginTime = typeof raw.begin === 'string' ? inSallocWords(() => parseBegin(raw.begin as string, new Date()), bin) : 0;
+  const beginTime = typeof raw.begin === 'string' ? inSallocWords(() => parseBegin(raw.begin as string, new Date())) : 0;
   const killSignal = killSignalOf(raw.killCommand);
   const log = createLogger(bin, levelFromVerbosity(verbose, quiet));
   if (verbose > 0) {
-    const notes = notActedOnNotes(given.map((o) => o.spec.long));
-    process.stderr.write([...definedOptionsLines(given), ...notes].map((line) => `${bin}: ${line}\n`).join(''));
+    printDefinedOptions(bin, given);
   }
   const { loadCluster } = await import('../../config/load.js');
   const config = await loadCluster({ file: typeof raw.cluster === 'string' ? raw.cluster : undefined });
@@ -73,12 +61,12 @@ export async function run(argv: string[], bin: string): Promise<number> {
 }
 
 // parse_time()'s own line comes before salloc's, as sbatch prints them.
-function inSallocWords<T>(parse: () => T, bin: string): T {
+function inSallocWords<T>(parse: () => T): T {
   try {
     return parse();
   } catch (error) {
     if (error instanceof UserError && error.cause instanceof TimeSpecError) {
-      throw new UserError(`${error.cause.message}\n${bin}: error: ${error.message}`, { bare: true, exitCode: error.exitCode });
+      throw new UserErrorReport([{ plain: error.cause.message }, { error: error.message }], { exitCode: error.exitCode });
     }
     throw error;
   }

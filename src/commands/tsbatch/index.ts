@@ -1,13 +1,12 @@
 // tsbatch (sbatch): submit a batch script. This file is the command's face (help, examples,
 // how errors look); request.ts turns argv, environment and script into the job; submit.ts
 // sends it.
-import { definedOptionsLines } from '../../cli/slurm-opt/defined-options.js';
-import { notActedOnNotes } from '../../cli/job-extras.js';
+import { printDefinedOptions } from '../../cli/slurm-opt/defined-options.js';
 import { GetoptError } from '../../cli/slurm-opt/getopt.js';
 import { infoText } from '../../cli/slurm-opt/job-cli.js';
 import { usageError } from '../../cli/slurm-opt/usage-error.js';
 import { TimeSpecError } from '../../core/begin-time.js';
-import { UserError } from '../../core/errors.js';
+import { UserError, UserErrorReport } from '../../core/errors.js';
 import { FatalError } from './fatal.js';
 import { tsbatchSpecs } from './options.js';
 import { parseCommandLine, parseTsbatchArgs } from './request.js';
@@ -31,8 +30,7 @@ export async function run(argv: string[], bin: string): Promise<number> {
     }
     const parsed = await parseTsbatchArgs(argv, { env: process.env, cwd: process.cwd(), stdin: readStdin }, bin);
     if (parsed.verbose > 0 && !parsed.quiet) {
-      const notes = notActedOnNotes(parsed.given.map((o) => o.spec.long));
-      process.stderr.write([...definedOptionsLines(parsed.given), ...notes].map((line) => `${bin}: ${line}\n`).join(''));
+      printDefinedOptions(bin, parsed.given);
     }
     const { submitBatch } = await import('./submit.js');
     return await submitBatch(parsed, { bin });
@@ -46,10 +44,9 @@ export async function run(argv: string[], bin: string): Promise<number> {
 function inSbatchWords(error: unknown, bin: string): unknown {
   if (!(error instanceof UserError)) return error;
   const { exitCode, code } = error;
-  const bare = (text: string): UserError => new UserError(text, { bare: true, exitCode, code });
   if (error instanceof GetoptError) return usageError(bin, error);
-  if (error.cause instanceof TimeSpecError) return bare(`${error.cause.message}\n${bin}: error: ${error.message}`);
-  if (error instanceof FatalError) return bare(`${bin}: fatal: ${error.message}`);
+  if (error.cause instanceof TimeSpecError) return new UserErrorReport([{ plain: error.cause.message }, { error: error.message }], { exitCode, code });
+  if (error instanceof FatalError) return new UserError(`fatal: ${error.message}`, { exitCode, code });
   return error;
 }
 

@@ -3,6 +3,7 @@
 // `wait_job`, `listpids`, `write batch_script|config`, `reconfigure`, `ping` (which starts the
 // controller, as a submission does), `version`, `show plugins` and the hostlist helpers.
 // Global options go before or after the command, as scontrol's getopt takes them.
+import { printError } from '../../cli/error-line.js';
 import { commandInfo, parseArgs, type CommandTexts } from '../../cli/slurm-opt/command-cli.js';
 import { versionLine } from '../../cli/version-line.js';
 import { UserError } from '../../core/errors.js';
@@ -165,10 +166,11 @@ async function show(bin: string, words: string[], options: Options): Promise<num
     return showSteps(rest, { cluster: options.cluster, oneliner: Boolean(options.oneliner) });
   }
   if (key.length >= 1 && 'topology'.startsWith(key)) {
-    // No topology plugin: scontrol says so (on stderr) and exits 0 (observed on Slurm 22.05).
+    // No topology plugin: scontrol says so (on stderr) and exits 0 (observed on Slurm 22.05),
+    // so the line is printed here rather than thrown to the boundary (which exits non-zero).
     if (rest.length > 1) throw new UserError('too many arguments for keyword:show');
     const what = rest.length === 0 ? 'No topology information available' : `Topology information contains no switch or node named ${rest[0]}`;
-    if (!options.quiet) process.stderr.write(`${bin}: error: ${what}\n`);
+    if (!options.quiet) printError(bin, what);
     return 0;
   }
   if (key.length >= 1 && 'daemons'.startsWith(key)) {
@@ -179,7 +181,8 @@ async function show(bin: string, words: string[], options: Options): Promise<num
   if (key === 'hostnames' || key === 'hostlist' || key === 'hostlistsorted') {
     const result = showHostlist(key as HostlistEntity, rest, process.env);
     process.stdout.write(result.stdout);
-    if (result.error && !options.quiet) process.stderr.write(`${bin}: error: ${result.error}\n`);
+    // Printed beside what it wrote on stdout, with the exit status it chose: not a throw.
+    if (result.error && !options.quiet) printError(bin, result.error);
     return result.exitCode;
   }
   if (key === 'plugins' || key === 'plugin') {
@@ -190,7 +193,7 @@ async function show(bin: string, words: string[], options: Options): Promise<num
     const { rows, failed } = await collectPlugins(config, log);
     process.stdout.write(data ? `${JSON.stringify({ plugins: rows }, null, 2)}\n` : formatPluginTable(rows));
     // A plugin the cluster is configured to use that cannot load is an error in the setup.
-    for (const message of failed) process.stderr.write(`${bin}: error: ${message}\n`);
+    for (const message of failed) printError(bin, message);
     return failed.length > 0 ? 1 : 0;
   }
   const cluster = clusterEntity(entity);

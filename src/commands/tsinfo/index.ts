@@ -1,4 +1,5 @@
 // tsinfo (sinfo): nodes and partitions, in sinfo's formats byte for byte.
+import { printError } from '../../cli/error-line.js';
 import { loadClusterInfo } from '../../cli/cluster-info.js';
 import { commandInfo, parseArgs, type CommandTexts } from '../../cli/slurm-opt/command-cli.js';
 import { TSINFO_OPTIONS } from './options.js';
@@ -34,7 +35,7 @@ async function list(options: TsinfoOptions, bin: string): Promise<number> {
   const params = tsinfoParams(options, process.env);
   // A reader that stops reading (`tsinfo -i 5 | head`) ends tsinfo quietly: see run-cli.ts.
   // Unknown fields are reported and the listing goes on, as in sinfo.
-  for (const message of params.layout.invalid) process.stderr.write(`${bin}: error: ${message}\n`);
+  for (const message of params.layout.invalid) printError(bin, message);
   for (;;) {
     const { info } = await loadClusterInfo(options.cluster);
     process.stdout.write(await tsinfoReport(info, params, new Date()));

@@ -1,6 +1,6 @@
 // tsqueue's options and environment turned into what to list and how, as squeue 22.05's
 // parse_command_line() does; messages and exit statuses observed on Slurm 22.05.
-import { UserError } from '../../core/errors.js';
+import { UserError, UserErrorReport } from '../../core/errors.js';
 import { compressHostlistSorted, expandHostlist } from '../../core/hostlist.js';
 import { uidForName } from '../../os/users.js';
 import type { JobIdSpec, SqueueFilter } from '../../cli/format/squeue-filter.js';
@@ -93,11 +93,11 @@ export function tsqueueParams(o: TsqueueOptions, ctx: ParamsContext): TsqueuePar
   }
   const iterate = o.iterate === undefined ? 0 : atoi(o.iterate);
   // squeue's message ends in its own newline: a blank line follows.
-  if (o.iterate !== undefined && iterate <= 0) throw new UserError(`${bin}: error: --iterate=${o.iterate}\n`, { bare: true });
+  if (o.iterate !== undefined && iterate <= 0) throw new UserErrorReport([{ error: `--iterate=${o.iterate}` }, { plain: '' }]);
   const jobs = typeof o.jobs === 'string' ? parseJobList(o.jobs) : null;
   // Slurm's own word here is fatal.
   if (o.long && o.format !== undefined) {
-    throw new UserError(`${bin}: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.`, { bare: true });
+    throw new UserError('fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.');
   }
 
   let format = o.format;
@@ -117,7 +117,7 @@ export function tsqueueParams(o: TsqueueOptions, ctx: ParamsContext): TsqueuePar
     sort ??= 'S';
     statesText ??= 'PD';
   }
-  const states = statesText === undefined ? null : parseStates(statesText, bin);
+  const states = statesText === undefined ? null : parseStates(statesText);
   const users = usersText === undefined ? null : parseUsers(usersText, warnings);
   if (!(format ?? formatLong)) formatLong = o.long ? FORMATS.long : FORMATS.normal;
   const layout = format !== undefined ? layoutFromFormat(format) : layoutFromLongFormat(formatLong!);

@@ -1,8 +1,8 @@
 // -t/--states: `all`, or job states by long or short name in any case (`PD,running,CG`).
-import { UserError } from '../../core/errors.js';
+import { UserErrorReport } from '../../core/errors.js';
 import { jobStateNames, jobStateNum } from '../../core/job-state.js';
 
-export function parseStates(text: string, bin: string): 'all' | number[] {
+export function parseStates(text: string): 'all' | number[] {
   if (text.toLowerCase() === 'all') return 'all';
   return text
     .split(',')
@@ -11,10 +11,11 @@ export function parseStates(text: string, bin: string): 'all' | number[] {
       const state = jobStateNum(name);
       if (state === undefined) {
         // Two lines, the second ending in squeue's own newline (a blank line follows); exit 1.
-        throw new UserError(
-          `${bin}: error: Invalid job state specified: ${name}\n${bin}: error: Valid job states include: ${jobStateNames().join(',')}\n`,
-          { bare: true },
-        );
+        throw new UserErrorReport([
+          { error: `Invalid job state specified: ${name}` },
+          { error: `Valid job states include: ${jobStateNames().join(',')}` },
+          { plain: '' },
+        ]);
       }
       return state;
     });

@@ -1,10 +1,7 @@
 // tsrun (srun): run a parallel job step on the cluster, in a new allocation or inside the
 // one it is called from (a batch script, a tsrun --pty shell).
-import { GetoptError } from '../../cli/slurm-opt/getopt.js';
-import { commandSpecs, infoText, parseJobArgs } from '../../cli/slurm-opt/job-cli.js';
-import { definedOptionsLines } from '../../cli/slurm-opt/defined-options.js';
-import { notActedOnNotes } from '../../cli/job-extras.js';
-import { usageError } from '../../cli/slurm-opt/usage-error.js';
+import { startJobCommand } from '../../cli/slurm-opt/job-cli.js';
+import { printDefinedOptions } from '../../cli/slurm-opt/defined-options.js';
 import { UserError } from '../../core/errors.js';
 import { envValues, type RawTsrunOptions } from './options.js';
 import { buildStepRequest } from './request.js';
@@ -18,24 +15,15 @@ const examples = [
 ];
 
 export async function run(argv: string[], bin: string): Promise<number> {
-  const specs = commandSpecs('srun', bin);
-  let parsed;
-  try {
-    parsed = parseJobArgs(argv, specs);
-  } catch (error) {
-    throw error instanceof GetoptError ? usageError(bin, error) : error;
-  }
-  if (parsed.info) {
-    process.stdout.write(infoText(parsed.info, 'srun', bin, specs, { tsUsage: `Usage: ${bin} [options] command [args...]`, examples }));
-    return 0;
-  }
+  const started = startJobCommand(argv, 'srun', bin, { tsUsage: `Usage: ${bin} [options] command [args...]`, examples });
+  if (!started) return 0;
+  const { parsed } = started;
   const raw: RawTsrunOptions = { ...envValues(process.env), ...parsed.raw };
   const verbose = Number(parsed.raw.verbose ?? 0);
   const command = parsed.operands;
   const request = buildStepRequest(raw, command);
   if (verbose > 0 && raw.quiet !== true) {
-    const notes = notActedOnNotes(parsed.options.map((o) => o.spec.long));
-    process.stderr.write([...definedOptionsLines(parsed.options), ...notes].map((line) => `${bin}: ${line}\n`).join(''));
+    printDefinedOptions(bin, parsed.options);
   }
   if (request.mpi === 'list') {
     const { listMpiTypes } = await import('./mpi-list.js');

@@ -2,6 +2,7 @@
 // them: the terminal (all), nothing (none), one task only (a number), or files named by a
 // pattern — one file shared by the step, or one per task when the pattern names %t/%n/%N/%u.
 // Without -e, stderr follows -o, as srun does.
+import { printError } from '../../cli/error-line.js';
 import { createWriteStream, existsSync, openSync, type WriteStream } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -88,8 +89,9 @@ export class IoRouting {
       // Opened now (openFiles), so a file that cannot be opened is known before tasks start;
       // --open-mode=append adds to what the file holds, truncate (the default) starts it anew.
       stream = createWriteStream(name, { fd: openSync(name, this.options.openMode === 'append' ? 'a' : 'w') });
-      // An unwritable output file is the user's problem to see, not a crash.
-      stream.on('error', (error) => process.stderr.write(`tsrun: error: ${name}: ${error.message}\n`));
+      // An unwritable output file is the user's problem to see, not a crash: reported while the
+      // step goes on, so printed here, not thrown to the boundary.
+      stream.on('error', (error) => printError('tsrun', `${name}: ${error.message}`));
       this.files.set(name, stream);
     }
     return stream;
