@@ -9,6 +9,8 @@ export const plugin_type = 'select/cons_res';
 export const plugin_version = SLURM_VERSION_NUMBER(0, 1, 0);
 
 const core = new SelectCore({ engine: consEngine, perJobGres: false, noGres: true, consumable: true });
+// Named one by one in each select plugin: an ES module's exports are static names, and the
+// host finds a plugin's symbols by those names (Slurm's, verbatim).
 export const {
   init,
   select_p_state_save,
