@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArraySpec } from '../../core/array-spec.js';
 import { parseDependency } from '../../core/dependency-spec.js';
 import { UserError } from '../../core/errors.js';
-import { softLimits } from '../../core/rlimits.js';
+import { softLimits } from '../../os/rlimits.js';
 import { RLIMITS } from '../tsrun/step-options.js';
 import { pickJobExtras, type JobDescriptor } from '../../protocol/job-desc.js';
 import { jobDescriptor } from '../../protocol/job-desc-defaults.js';

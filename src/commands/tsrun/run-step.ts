@@ -23,7 +23,7 @@ import type { StepFacts } from '../../stepd/launch-spec.js';
 import { exportedEnv } from './export-env.js';
 import { ptyHelper } from '../../stepd/pty-helper.js';
 import { cpuBindEnv, RLIMITS } from './step-options.js';
-import { softLimits } from '../../core/rlimits.js';
+import { softLimits } from '../../os/rlimits.js';
 import { runSrunEpilog, runSrunProlog } from './srun-prolog.js';
 import { envArrayOverwrite } from '../../core/env-array.js';
 import { resolveAllocation } from './allocation-source.js';
