@@ -7,7 +7,6 @@
 // Options (`options: { job_container_cncu: {...} }`): cleanup_command (run by /bin/sh with
 // SLURM_JOB_ID and SLURM_CONTAINER_IDS in its environment; none by default), cleanup_timeout
 // (seconds, default 60).
-import { execFile } from 'node:child_process';
 import { constants } from 'node:os';
 import {
   SLURM_ERROR,
@@ -15,6 +14,7 @@ import {
   SLURM_VERSION_NUMBER,
   type PluginHost,
   type Rc,
+  run_command,
 } from '../src/plugin-api/index.js';
 
 export const plugin_name = 'job_container cncu plugin';
@@ -85,13 +85,11 @@ export async function container_p_delete(job_id: number): Promise<Rc> {
   for (const id of groups) kill(id);
   if (cleanupCommand === undefined) return SLURM_SUCCESS;
   const env = { ...process.env, SLURM_JOB_ID: String(job_id), SLURM_CONTAINER_IDS: [...job.conts].join(',') };
-  return new Promise<Rc>((resolve) => {
-    execFile('/bin/sh', ['-c', cleanupCommand!], { env, timeout: cleanupTimeoutMs }, (error, _stdout, stderr) => {
-      if (!error) return resolve(SLURM_SUCCESS);
-      const why = error.killed ? `did not end within ${cleanupTimeoutMs / 1000} s` : `exited with ${String(error.code)}`;
-      resolve(bad(`clean-up command for job ${job_id} ${why}${stderr ? `: ${stderr.trim()}` : ''}`, constants.errno.EIO));
-    });
-  });
+  const { end, stderr, timedOut } = await run_command(['/bin/sh', '-c', cleanupCommand], { env, timeoutMs: cleanupTimeoutMs });
+  if (!timedOut && end.kind === 'exited' && end.code === 0) return SLURM_SUCCESS;
+  const status = end.kind === 'exited' ? end.code : end.kind === 'signaled' ? end.signal : end.errno;
+  const why = timedOut ? `did not end within ${cleanupTimeoutMs / 1000} s` : `exited with ${status}`;
+  return bad(`clean-up command for job ${job_id} ${why}${stderr ? `: ${stderr.trim()}` : ''}`, constants.errno.EIO);
 }
 
 // The process group led by `id` and the process itself; what is gone already is no error.

@@ -16,7 +16,6 @@
 // /tmp, so nothing of tslurm's shows in a job's /tmp), auto_base_path (AutoBasePath: create
 // base_path if missing; default true only for the default base_path), dirs (Dirs, the
 // namespace mode's mount points; default [/tmp, /dev/shm]), mode.
-import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { chown, mkdir, rm, stat } from 'node:fs/promises';
 import { constants } from 'node:os';
@@ -28,6 +27,7 @@ import {
   type ContainerTask,
   type PluginHost,
   type Rc,
+  run_command,
 } from '../src/plugin-api/index.js';
 
 export const plugin_name = 'job_container tmpfs plugin';
@@ -110,9 +110,9 @@ function namespacesWork(): Promise<boolean> {
   tools.unshare = findTool('unshare');
   tools.nsenter = findTool('nsenter');
   if (tools.unshare === undefined || tools.nsenter === undefined) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    execFile(tools.unshare!, ['--mount', '--propagation', 'private', 'true'], { timeout: 5000 }, (error) => resolve(!error));
-  });
+  return run_command([tools.unshare, '--mount', '--propagation', 'private', 'true'], { timeoutMs: 5000 }).then(
+    ({ end, timedOut }) => !timedOut && end.kind === 'exited' && end.code === 0,
+  );
 }
 
 /** <base_path>/<job>/.<job>, Slurm's layout: the job's directory holds the one mounted on /tmp. */
@@ -153,13 +153,11 @@ function namespaceExists(job_id: number): boolean {
   }
 }
 
-function sh(script: string, args: readonly string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile('/bin/sh', ['-c', script, 'job_container/tmpfs', ...args], { timeout: 30_000 }, (error, _out, stderr) => {
-      if (error) reject(new Error(stderr.trim().split('\n').pop() || error.message));
-      else resolve();
-    });
-  });
+async function sh(script: string, args: readonly string[]): Promise<void> {
+  const { end, stderr, timedOut } = await run_command(['/bin/sh', '-c', script, 'job_container/tmpfs', ...args], { timeoutMs: 30_000 });
+  if (!timedOut && end.kind === 'exited' && end.code === 0) return;
+  const how = timedOut ? 'did not end within 30 s' : end.kind === 'exited' ? `exited with ${end.code}` : end.kind === 'signaled' ? `ended by ${end.signal}` : end.message;
+  throw new Error(stderr.trim().split('\n').pop() || `/bin/sh ${how}`);
 }
 
 export async function container_p_create(job_id: number): Promise<Rc> {

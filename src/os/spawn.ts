@@ -60,16 +60,31 @@ export function startDetached(argv: readonly string[], options: Omit<ChildOption
   return child;
 }
 
-/** Runs a program to its end, with its stdout and stderr collected (they are small: a check, a cleanup script). */
-export function runToEnd(argv: readonly string[], options: ChildOptions & { timeoutMs?: number } = {}): Promise<{ end: ChildEnd; stderr: string }> {
+/** How a program run to its end went: how it ended, what it said on stderr, whether its time ran out. */
+export interface RunResult {
+  end: ChildEnd;
+  stderr: string;
+  /** It was still running after `timeoutMs` and was sent SIGTERM. */
+  timedOut: boolean;
+}
+
+/** Runs a program to its end, with its stderr collected (it is small: a check, a clean-up script). */
+export function runToEnd(argv: readonly string[], options: ChildOptions & { timeoutMs?: number | undefined } = {}): Promise<RunResult> {
   const { timeoutMs, ...rest } = options;
   const { child, ended, closed } = startChild(argv, { stdio: ['ignore', 'ignore', 'pipe'], ...rest });
   let stderr = '';
+  let timedOut = false;
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          child.kill('SIGTERM');
+        }, timeoutMs);
   return Promise.all([ended, closed]).then(([end]) => {
     clearTimeout(timer);
-    return { end, stderr };
+    return { end, stderr, timedOut };
   });
 }
 

@@ -4,7 +4,8 @@
  * plugin type with its symbol table, the data objects handed to plugins, Slurm's constants
  * and errno values, and the toolkit's own implementations of what Slurm's plugins link
  * against: bitmaps (`Bitstr`), packing (`Buf`), hostlists, feature expressions and MPICH's
- * process mapping. Logging goes through `host.log`, handed to `init`.
+ * process mapping, and running a program (`run_command`). Logging goes through `host.log`,
+ * handed to `init`.
  *
  * The built-in plugins import nothing else (a test over their imports keeps it so).
  */
@@ -30,3 +31,4 @@ export * from './job-container.js';
 export * from './proctrack.js';
 export * from './auth.js';
 export * from './sched.js';
+export * from './run-command.js';

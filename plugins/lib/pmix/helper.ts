@@ -1,8 +1,8 @@
 // One node's PMIx server helper process (native/pmix-server/tspmix_server.c), seen from the
 // step daemon: start it, register the namespace, ask for each rank's environment, relay fences,
 // and hear about finalized and aborting clients. Requests are answered in order, one line each.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { startProgram, type StartedProgram } from '../../../src/plugin-api/index.js';
 import {
   fenceDoneRequest,
   fenceFailRequest,
@@ -37,28 +37,26 @@ export class PmixHelper {
   private readonly waiters: Waiter[] = [];
   private closing = false;
   private readonly exited: Promise<void>;
+  private readonly child: StartedProgram['child'];
 
   private constructor(
-    private readonly child: ChildProcess,
+    started: StartedProgram,
     private readonly handlers: HelperHandlers,
   ) {
-    this.exited = new Promise((resolve) => {
-      child.once('close', () => resolve());
-      child.once('error', () => resolve());
+    const { child } = started;
+    this.child = child;
+    this.exited = started.closed;
+    // An EPIPE when the helper has died is reported as its end.
+    void started.ended.then((end) => {
+      if (end.kind === 'exec-failed') this.lost(`the PMIx server helper could not run: ${end.message}`);
+      else if (!this.closing) this.lost(`the PMIx server helper exited (${end.kind === 'signaled' ? end.signal : `status ${end.code}`})`);
     });
-    child.once('error', (error) => this.lost(`the PMIx server helper could not run: ${error.message}`));
-    child.once('exit', (code, signal) => {
-      if (!this.closing) this.lost(`the PMIx server helper exited (${signal ?? `status ${code}`})`);
-    });
-    // An EPIPE when the helper has died is reported through 'exit'.
-    child.stdin!.on('error', () => undefined);
     createInterface({ input: child.stdout! }).on('line', (line) => this.receive(line));
   }
 
   /** Starts `binary TMPDIR HOSTNAME` and waits for its `ready` line. */
   static async start(binary: string, tmpdir: string, hostname: string, handlers: HelperHandlers): Promise<PmixHelper> {
-    const child = spawn(binary, [tmpdir, hostname], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const helper = new PmixHelper(child, handlers);
+    const helper = new PmixHelper(startProgram([binary, tmpdir, hostname], { stdio: ['pipe', 'pipe', 'inherit'] }), handlers);
     await helper.request('ready', undefined);
     return helper;
   }

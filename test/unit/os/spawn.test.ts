@@ -27,8 +27,9 @@ describe('os/spawn', () => {
   });
 
   it('collects stderr and ends a program past its timeout', async () => {
-    expect(await runToEnd(['/bin/sh', '-c', 'echo why >&2; exit 2'])).toEqual({ end: { kind: 'exited', code: 2 }, stderr: 'why\n' });
+    expect(await runToEnd(['/bin/sh', '-c', 'echo why >&2; exit 2'])).toEqual({ end: { kind: 'exited', code: 2 }, stderr: 'why\n', timedOut: false });
+    expect((await runToEnd(['/bin/sh', '-c', 'exit 0'], { timeoutMs: 10_000 })).timedOut).toBe(false);
     const hung = await runToEnd(['/bin/sh', '-c', 'exec sleep 30'], { timeoutMs: 200 });
-    expect(hung.end).toEqual({ kind: 'signaled', signal: 'SIGTERM' });
+    expect(hung).toMatchObject({ end: { kind: 'signaled', signal: 'SIGTERM' }, timedOut: true });
   });
 });

@@ -2,8 +2,8 @@
 // module), which holds the house rules: a start failure or a broken pipe is an outcome, never an
 // unhandled 'error'; a daemon of its own is detached and unreferenced. Only that file imports
 // node:child_process, in any form (import, import type, export-from, dynamic import()).
-// Plugins are not covered: they are written as a third party writes one, against the plugin API
-// and node: modules (plugin-imports.test.ts).
+// Built-in plugins start programs through the plugin API's run_command and startProgram, which
+// are that module's, as a third-party plugin would.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { readSources } from '../../helpers/import-graph.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../../src');
+const PLUGINS = path.resolve(import.meta.dirname, '../../../plugins');
 const SPAWN_MODULE = 'os/spawn.ts';
 
 // Files not moved yet, each with why: remove an entry once its file spawns through os/spawn.ts.
@@ -32,6 +33,12 @@ describe('spawning', () => {
     expect(direct.filter((file) => !(file in NOT_YET))).toEqual([]);
     // An entry whose file no longer spawns directly is stale.
     expect(Object.keys(NOT_YET).filter((file) => sources.has(file) && !direct.includes(file))).toEqual([]);
+  });
+
+  it('no built-in plugin imports node:child_process', () => {
+    const sources = readSources(PLUGINS);
+    expect(sources.size).toBeGreaterThan(40);
+    expect([...sources].filter(([, text]) => spawnsDirectly(text)).map(([file]) => file)).toEqual([]);
   });
 
   it('sees every form of the import', () => {
