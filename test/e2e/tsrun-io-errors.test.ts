@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { fixture, runBin } from '../helpers/run-bin.js';
 
 const oneNode = fixture('clusters', 'one-node.yaml'); // node1
@@ -67,5 +68,15 @@ describe('-D with a directory that cannot be entered', () => {
     const r = await runBin('tsbatch', ['--cluster', oneNode, '--wait', '-D', '/nonexistent/dir', '-o', out, '--wrap', 'pwd']);
     expect(r.exitCode).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(`slurmstepd-node1: error: ${line('/nonexistent/dir', 'No such file or directory')}\n/tmp\n`);
+  });
+});
+
+describe('an output file that fails while the step runs', () => {
+  it('is reported under the name the command was called by (srun: error:), and the step goes on', async () => {
+    const dir = scratch();
+    expect((await runBin('tslurm-dropin', [dir])).exitCode).toBe(0);
+    const r = await execa(path.join(dir, 'srun'), ['--cluster', oneNode, '-o', '/dev/full', 'echo', 'hi'], { reject: false, env: { NO_COLOR: '1' } });
+    expect(r.stderr).toMatch(/^srun: error: \/dev\/full: ENOSPC: no space left on device/m);
+    expect(r.stderr).not.toMatch(/tsrun:/);
   });
 });

@@ -2,7 +2,6 @@
 // them: the terminal (all), nothing (none), one task only (a number), or files named by a
 // pattern — one file shared by the step, or one per task when the pattern names %t/%n/%N/%u.
 // Without -e, stderr follows -o, as srun does.
-import { printError } from '../../cli/error-line.js';
 import { createWriteStream, existsSync, openSync, type WriteStream } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +24,7 @@ export class IoRouting {
     private readonly facts: StepFacts,
     private readonly layout: StepLayout,
     private readonly cwd: string,
-    private readonly options: { output?: string; error?: string; openMode?: 'append' | 'truncate' },
+    private readonly options: { output?: string; error?: string; openMode?: 'append' | 'truncate'; onWriteError: (message: string) => void },
   ) {
     this.out = classifyIoOption(options.output, facts.ntasks);
     this.err = options.error === undefined ? this.out : classifyIoOption(options.error, facts.ntasks);
@@ -91,7 +90,7 @@ export class IoRouting {
       stream = createWriteStream(name, { fd: openSync(name, this.options.openMode === 'append' ? 'a' : 'w') });
       // An unwritable output file is the user's problem to see, not a crash: reported while the
       // step goes on, so printed here, not thrown to the boundary.
-      stream.on('error', (error) => printError('tsrun', `${name}: ${error.message}`));
+      stream.on('error', (error) => this.options.onWriteError(`${name}: ${error.message}`));
       this.files.set(name, stream);
     }
     return stream;

@@ -68,7 +68,7 @@ export interface StepResult {
 export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
   const { req, alloc, layout, facts, log } = ctx;
   const stepId = `${facts.jobId}.${facts.stepId}`;
-  const io = new IoRouting(facts, layout, req.chdir ?? process.cwd(), { output: req.output, error: req.error, ...(req.openMode && { openMode: req.openMode }) });
+  const io = new IoRouting(facts, layout, req.chdir ?? process.cwd(), { output: req.output, error: req.error, ...(req.openMode && { openMode: req.openMode }), onWriteError: (message) => log.error(message) });
   const stdinPlan = io.stdinPlan(req.input);
   io.openFiles();
   const output = new StepOutput({
