@@ -3,7 +3,7 @@
 // tsbatch as `sbatch`, so it prints `sbatch: error: ...` and Slurm's --version line.
 import { createRequire } from 'node:module';
 
-const names = { srun: 'tsrun', sbatch: 'tsbatch', squeue: 'tsqueue', sinfo: 'tsinfo', scontrol: 'tscontrol', scancel: 'tscancel', sbcast: 'tsbcast', salloc: 'tsalloc' };
+const names = { srun: 'tsrun', sbatch: 'tsbatch', squeue: 'tsqueue', sinfo: 'tsinfo', scontrol: 'tscontrol', scancel: 'tscancel', sbcast: 'tsbcast', salloc: 'tsalloc', sacct: 'tsacct' };
 const [name = '', ...argv] = process.argv.slice(2);
 const command = names[name];
 if (command === undefined) {

@@ -45,6 +45,8 @@ const common = {
   minifySyntax: true,
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
+  // A native module: loaded from node_modules at run time, by the accounting store only.
+  external: ['better-sqlite3'],
   define: { __TSLURM_VERSION__: JSON.stringify(JSON.parse(readFileSync(src('package.json'), 'utf8')).version) },
   // Bundled CommonJS dependencies (cli-table3) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __tsCreateRequire } from 'node:module'; const require = __tsCreateRequire(import.meta.url);" },
@@ -59,7 +61,7 @@ await build({ ...common, entryPoints, splitting: true });
 // CommonJS file with a code cache cuts tsqueue's CPU from ~1.6x to ~1.3x `node -e 0`. The
 // daemons keep the split build: they start rarely, and their built-in plugins share the
 // core's classes (Bitstr's fast paths) through it.
-const clientCommands = ['tsrun', 'tsbatch', 'tsalloc', 'tsqueue', 'tsinfo', 'tscontrol', 'tscancel', 'tsbcast'];
+const clientCommands = ['tsrun', 'tsbatch', 'tsalloc', 'tsqueue', 'tsinfo', 'tscontrol', 'tscancel', 'tsbcast', 'tsacct'];
 await build({
   ...common,
   entryPoints: clientCommands.map((name) => ({ in: `tslurm-main:${name}`, out: `main/${name}` })),

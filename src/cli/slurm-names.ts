@@ -16,6 +16,7 @@ export const SLURM_NAMES: Readonly<Record<string, string>> = {
   scancel: 'tscancel',
   sbcast: 'tsbcast',
   salloc: 'tsalloc',
+  sacct: 'tsacct',
 };
 
 export function isSlurmName(bin: string): boolean {

@@ -59,6 +59,7 @@ export function normalize(draft: Draft, origin: Origin): ClusterConfig {
     nodes,
     partitions,
     preempt,
+    ...(top.accounting?.purge_after !== undefined && { accounting: { purgeAfter: top.accounting.purge_after } }),
     options: pluginOptions(top, authType, keyFile),
   };
 }

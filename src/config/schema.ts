@@ -18,6 +18,7 @@ import {
   stringOrNumber,
 } from './schema-kit.js';
 import { address, feature, gres, hostnames, memoryMB, minutes, oneOf } from './values.js';
+import { purgeAfter } from './purge-after.js';
 
 // slurm.conf keeps CPUs, Sockets, CoresPerSocket, ThreadsPerCore, SlurmdTimeout and TreeWidth
 // in 16 bits (s_p_handle_uint16 refuses more than 65535).
@@ -78,6 +79,12 @@ export const TopSchema = strictMap({
     strictMap({
       type: v.optional(convert(str, preemptType)),
       mode: v.optional(convert(str, preemptMode)),
+    }),
+  ),
+  // The accounting store (tsacct): how long ended jobs' records are kept (PurgeJobAfter).
+  accounting: v.optional(
+    strictMap({
+      purge_after: v.optional(convert(stringOrNumber, purgeAfter)),
     }),
   ),
   // Entries are checked one by one with NodeSchema / PartitionSchema.

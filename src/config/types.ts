@@ -2,6 +2,7 @@
 // Units are Slurm's (MB, minutes); "unlimited" is INFINITE and "not set" NO_VAL, as in
 // slurm.conf. Produced only by the normaliser, and deep-frozen at run time (the types stay
 // mutable so callers can build test configs by hand).
+import type { PurgeAfter } from './purge-after.js';
 
 /** One generic resource of a node: `gpu:2` → { name: 'gpu', count: 2 }. */
 export interface GresSpec {
@@ -114,6 +115,8 @@ export interface ClusterConfig {
   nodes: NodeConfig[];
   partitions: PartitionConfig[];
   preempt: PreemptConfig;
+  /** The accounting store: records of jobs ended longer ago than `purgeAfter` are removed. */
+  accounting?: { purgeAfter?: PurgeAfter };
   /** Per-plugin option blocks (`job_container_tmpfs: {base_path: ...}`), kept raw. */
   options: Record<string, unknown>;
   /** Present when the cluster was read from a slurm.conf. */

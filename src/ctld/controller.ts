@@ -21,6 +21,7 @@ import { applyProgress, progressOf, storedJobOf, type StoredJob } from './state/
 import type { JobLookup } from './dependencies.js';
 import { Reservations } from './reservations.js';
 import { restorePartitions } from './partition-updates.js';
+import type { JobAccounting } from './accounting/accounting.js';
 
 export interface ControllerOptions {
   config: ClusterConfig;
@@ -50,6 +51,8 @@ export class Controller implements JobLookup {
   /** The nodes' live states (drain, down, allocated, ...), kept on the table's records. */
   nodeStates: NodeStates;
   readonly store: StateStore;
+  /** The accounting store's writer (tsacct's records); undefined when it could not be opened. */
+  accounting: JobAccounting | undefined;
   /** Advance reservations (tscontrol create reservation), saved beside the jobs. */
   reservations: Reservations;
   select!: Select;
@@ -119,7 +122,16 @@ export class Controller implements JobLookup {
       if (job.record.priority > 0 && unniced > 0 && unniced < this.lastPriority) this.lastPriority = unniced;
     }
     this.store.open({ seq: recovered.seq, jobs: this.storedJobs(), nodes: this.nodeStates.stored() });
+    if (!this.options.volatileState) await this.openAccounting();
     return recovered.problems;
+  }
+
+  // The accounting store, brought to agree with the journal (a kill may have cut a write short).
+  private async openAccounting(): Promise<void> {
+    const { JobAccounting } = await import('./accounting/accounting.js');
+    this.accounting = await JobAccounting.open(this);
+    this.accounting?.reconcile(this.jobs.values());
+    this.accounting?.keepFor(this.options.config.accounting?.purgeAfter);
   }
 
   // Node order by rank (lower first, ties in file order): the cluster as if the file listed
@@ -229,14 +241,16 @@ export class Controller implements JobLookup {
   }
 
   /** Journals a new job; resolves once it is on disk. */
-  journalSubmit(job: CtldJob): Promise<void> {
-    return this.store.append({ t: 'submit', job: storedJobOf(job, this.table) });
+  async journalSubmit(job: CtldJob): Promise<void> {
+    await this.store.append({ t: 'submit', job: storedJobOf(job, this.table) });
+    this.accounting?.jobChanged(job);
   }
 
   /** Journals what changed on a job; resolves once it is on disk. */
   async journalProgress(job: CtldJob): Promise<void> {
     this.changed();
     await this.store.append({ t: 'progress', id: job.record.job_id, p: progressOf(job, this.table) });
+    this.accounting?.jobChanged(job);
     // A snapshot that fails (a full disk) has put the store in its failing state, which the log says.
     if (this.store.snapshotDue) await this.saveSnapshot().catch(() => {});
   }

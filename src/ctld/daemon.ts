@@ -100,6 +100,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     if (ctl) {
       if (ctl.select) await ctl.saveSnapshot().catch((error: Error) => log.error(`state save failed: ${error.message}`));
       ctl.store.close();
+      ctl.accounting?.close();
     }
     await registry.finiAll();
     lock.release();

@@ -3,6 +3,7 @@
 // its batch step daemon, its exit status. Only the controller mutates these.
 import type { JobDescriptor, DependencySpec } from '../protocol/job-desc.js';
 import type { job_record_t } from '../plugin-api/records.js';
+import type { StepUsage } from '../protocol/step-usage.js';
 
 /** job_record_t with the fields the controller updates as the job moves on. */
 export type MutableJobRecord = {
@@ -59,6 +60,10 @@ export interface CtldJob {
   cpuIds?: Record<string, string>;
   /** The highest wait status of its steps (Slurm's derived_ec, scontrol's DerivedExitCode). */
   derivedExitStatus?: number;
+  /** Who cancelled it (sacct's `CANCELLED by UID`); not kept across a controller restart. */
+  cancelledBy?: number;
+  /** What its batch step used, when the step host reported it (the accounting store's .batch record). */
+  batchUsage?: StepUsage;
 }
 
 /** The `JobId` tsqueue and tscontrol print: `12` or `10_3` for an array task. */

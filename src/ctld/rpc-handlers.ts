@@ -96,7 +96,10 @@ export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler
           const live = jobs.filter((job) => !isFinished(job.record.job_state));
           if (live.length === 0) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
           for (const job of live) {
-            if (body.signal === undefined) await batch.cancel(job);
+            if (body.signal === undefined) {
+              job.cancelledBy = body.userId;
+              await batch.cancel(job);
+            }
             else await signalJob(job, body.signal, body.scope ?? 'steps', body.userId);
           }
           results.push({ id });

@@ -23,6 +23,8 @@ import type { StepOrder, StepView } from '../protocol/ctld-answers.js';
 import { fitStep, type StepAsk, type StepFit } from './step-resources.js';
 import type { CtldHandlers } from './ctld-handlers.js';
 import { isAdministrator } from './administrators.js';
+import { stepRecordOf, type StepFacts } from './accounting/step-record.js';
+import type { StepUsage } from '../protocol/step-usage.js';
 
 interface Entry {
   start: StepStart;
@@ -41,6 +43,10 @@ interface Entry {
   toldEnd?: boolean;
   /** Resolves once its tsrun has taken that order (it asks for the next) or the step is gone. */
   endTaken?: () => void;
+  /** What its tsrun reported at its end (step-end), for the accounting record. */
+  ended?: { exitStatus: number; usage: StepUsage | undefined };
+  /** tscancel N.S by this user. */
+  cancelledBy?: number;
 }
 
 const now = (): number => Math.floor(Date.now() / 1000);
@@ -119,6 +125,7 @@ export class StepRegistry {
     const nodeCount = held ? held.nodes.length : body.nodeCount;
     const entry: Entry = { start: body, nodes, nodeCount, cpus, ...(held && { held }), record: this.stepRecord(job, body, nodes, cpus), startTime: now(), orders: [], deliver: undefined };
     this.entries.set(key, entry);
+    this.ctl.accounting?.stepChanged(stepRecordOf(job, factsOf(entry)));
     connection.onClose(() => {
       if (this.lastOrders.has(key) && !this.entries.has(key)) this.lastOrders.delete(key);
       if (this.entries.get(key) === entry) this.drop(key);
@@ -187,7 +194,10 @@ export class StepRegistry {
     );
   }
 
-  end(jobId: number, stepId: number): void {
+  /** Its tsrun reports the end, with the wait status and (when gathered) what the step used. */
+  end(jobId: number, stepId: number, exitStatus: number, usage?: StepUsage): void {
+    const entry = this.entries.get(keyOf(jobId, stepId));
+    if (entry) entry.ended = { exitStatus, usage };
     this.drop(keyOf(jobId, stepId));
   }
 
@@ -215,7 +225,10 @@ export class StepRegistry {
     // Another user's step: only an administrator (root or SlurmUser), as for the rest of the controller.
     if (!isAdministrator(userId) && job.record.user_id !== userId) throw UserError.fromErrno('ESLURM_ACCESS_DENIED');
     const order: StepOrder = signal === undefined ? { cancel: true } : { signal };
-    if (order.cancel) this.finish(entry, true);
+    if (order.cancel) {
+      entry.cancelledBy = userId;
+      this.finish(entry, true);
+    }
     this.send(entry, order);
   }
 
@@ -282,11 +295,26 @@ export class StepRegistry {
     }
   }
 
+  private recordEnd(entry: Entry): void {
+    const job = this.ctl.jobs.get(entry.start.jobId);
+    if (!job || !this.ctl.accounting) return;
+    this.ctl.accounting.stepChanged(
+      stepRecordOf(job, factsOf(entry), {
+        end: now(),
+        exitStatus: entry.ended?.exitStatus,
+        stopped: entry.cancelledBy !== undefined || entry.toldEnd === true,
+        cancelledBy: entry.cancelledBy,
+        usage: entry.ended?.usage,
+      }),
+    );
+  }
+
   /** `keepOrder`: the step's tsrun may still ask (its job ended, its connection did not). */
   private drop(key: string, keepOrder = false): void {
     const entry = this.entries.get(key);
     this.entries.delete(key);
     if (entry) this.finish(entry, false);
+    if (entry) this.recordEnd(entry);
     entry?.endTaken?.();
     // An order its tsrun has not fetched yet (its job's end) still reaches it, once.
     const pending = entry?.orders.find((order) => order.end !== undefined);
@@ -295,6 +323,11 @@ export class StepRegistry {
     // The CPUs it held may be what a waiting step needs.
     if (entry?.held) this.waiting.splice(0).forEach((wake) => wake());
   }
+}
+
+function factsOf(entry: Entry): StepFacts {
+  const { start } = entry;
+  return { stepId: start.stepId, name: start.name, start: entry.startTime, nodes: entry.nodes, nodeCount: entry.nodeCount, cpus: entry.cpus, ntasks: start.ntasks };
 }
 
 function parseStepId(text: string): { jobId: number; stepId?: number | 'batch' } {
@@ -310,7 +343,7 @@ export function stepHandlers(ctl: Controller): Pick<CtldHandlers, 'step-start' |
   return {
     'step-start': async (body, connection) => registry.start(body, connection),
     'step-end': async (body) => {
-      registry.end(body.jobId, body.stepId);
+      registry.end(body.jobId, body.stepId, body.exitStatus);
       // slurmctld keeps the highest step status as the job's derived exit code.
       const job = ctl.jobs.get(body.jobId);
       if (job && Number.isInteger(body.exitStatus) && body.exitStatus > (job.derivedExitStatus ?? 0)) job.derivedExitStatus = body.exitStatus;

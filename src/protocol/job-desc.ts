@@ -190,14 +190,17 @@ const jobDescEntries = {
    * tsrun's job (Slurm's BatchFlag=0): no script runs; the tsrun process with this pid holds
    * the allocation and runs the steps itself. Undefined for a batch job. `detached`: salloc
    * --no-shell's allocation, which outlives the command that asked for it (it ends when
-   * cancelled or timed out).
+   * cancelled or timed out). `ownStep`: tsrun's own job, whose step 0 it runs itself (the
+   * accounting store records that step with the job).
    */
-  interactive: v.optional(v.strictObject({ pid, detached: v.optional(v.boolean()) })),
+  interactive: v.optional(v.strictObject({ pid, detached: v.optional(v.boolean()), ownStep: v.optional(v.boolean()) })),
   /** Who submitted it: the controller trusts these only from an authenticated peer. */
   userId: posixId,
   groupId: posixId,
   userName: text(NAME_MAX),
   submitHost: text(NAME_MAX),
+  /** The command line that submitted it, as sacct's SubmitLine shows it. */
+  submitLine: v.optional(text(64 * 1024)),
   /** The submitting process's session id (Slurm's alloc_sid, scontrol's AllocNode:Sid=host:sid). */
   submitSid: v.optional(posixId),
   submitDir: text(PATH_MAX),

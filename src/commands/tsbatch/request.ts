@@ -21,6 +21,7 @@ import { batchEnvironment } from './export-env.js';
 import { directiveSpecs, tsbatchSpecs, type RawTsbatchOptions } from './options.js';
 import { fileScript, stdinScript, wrapScript, type BatchScript } from './script.js';
 import { checkValues, mergeValues, type TsbatchValues } from './values.js';
+import { submitLine } from '../../cli/submit-line.js';
 
 export interface TsbatchContext {
   env: NodeJS.ProcessEnv;
@@ -187,7 +188,7 @@ function controllerCheck<T>(check: () => T): T {
   }
 }
 
-function currentIdentity(): Pick<JobDescriptor, 'userId' | 'groupId' | 'userName' | 'submitHost' | 'submitSid'> {
+function currentIdentity(): Pick<JobDescriptor, 'userId' | 'groupId' | 'userName' | 'submitHost' | 'submitSid' | 'submitLine'> {
   const user = os.userInfo();
-  return { userId: user.uid, groupId: user.gid, userName: user.username, submitHost: os.hostname(), submitSid: sessionId() };
+  return { userId: user.uid, groupId: user.gid, userName: user.username, submitHost: os.hostname(), submitSid: sessionId(), submitLine: submitLine() };
 }

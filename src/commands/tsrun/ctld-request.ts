@@ -12,6 +12,7 @@ import { parseDependency } from '../../core/dependency-spec.js';
 import type { JobDescriptor } from '../../protocol/job-desc.js';
 import { jobDescriptor } from '../../protocol/job-desc-defaults.js';
 import type { StepRequest } from './request.js';
+import { submitLine } from '../../cli/submit-line.js';
 
 export function jobDescFor(req: StepRequest): JobDescriptor {
   // srun checks gres itself, before asking for an allocation (its own message, no prefix).
@@ -45,7 +46,7 @@ export function jobDescFor(req: StepRequest): JobDescriptor {
     // srun -d: the controller checks it as sbatch's ("Job dependency problem").
     dependency: req.dependency === undefined ? undefined : parseDependency(req.dependency),
     hold: req.hold,
-    interactive: { pid: process.pid },
+    interactive: { pid: process.pid, ownStep: true },
     ...req.extras,
     // --uid/--gid (root only): the job is that user's; the controller takes it from root.
     userId: req.runAs?.uid ?? user.uid,
@@ -53,6 +54,7 @@ export function jobDescFor(req: StepRequest): JobDescriptor {
     userName: req.runAs?.name ?? user.username,
     submitHost: os.hostname(),
     submitSid: sessionId(),
+    submitLine: submitLine(),
     submitDir: process.cwd(),
   });
 }

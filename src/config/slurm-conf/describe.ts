@@ -32,6 +32,7 @@ export const TOP_PATH_KEYS: Record<string, string> = {
   'preempt.mode': 'PreemptMode',
   'control.slurmd_timeout': 'SlurmdTimeout',
   'control.tree_width': 'TreeWidth',
+  'accounting.purge_after': 'PurgeJobAfter',
 };
 
 // Slurm's own default where it differs from tslurm's and tslurm has the plugin.
@@ -68,6 +69,9 @@ export function describe(conf: ConfText, fail: (at: Where, message: string) => v
   set(control, 'slurmd_timeout', num(get('SlurmdTimeout')));
   set(control, 'tree_width', num(get('TreeWidth')));
   if (Object.keys(control).length > 0) description.control = control;
+  // slurmdbd.conf's key in Slurm; tslurm's store has no slurmdbd.conf, so slurm.conf carries it.
+  const purge = get('PurgeJobAfter');
+  if (purge !== undefined) description.accounting = { purge_after: purge };
 
   const ofKind = (kind: string) => conf.records.filter((r) => r.kind === kind);
   for (const r of ofKind('NodeName').filter((r) => r.name.toUpperCase() === 'DEFAULT')) {

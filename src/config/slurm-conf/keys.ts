@@ -1,6 +1,7 @@
 // The keys Slurm 22.05 accepts, spelt as its parser lists them (src/common/read_config.c:
 // slurm_conf_options, _nodename_options, _partition_options). Keys match in any case, as in
 // Slurm; a key that is on none of these lists is refused, as Slurm refuses it.
+// PurgeJobAfter is slurmdbd.conf's key in Slurm; tslurm, having no slurmdbd.conf, takes it here (config/purge-after.ts).
 
 /** Top-level keys taking one value per line. */
 const TOP_KEYS = `AccountingStorageTRES AccountingStorageEnforce AccountingStorageExternalHost
@@ -28,7 +29,7 @@ PriorityFavorSmall PriorityMaxAge PriorityParameters PriorityUsageResetPeriod Pr
 PriorityFlags PrioritySiteFactorParameters PrioritySiteFactorPlugin PriorityWeightAge
 PriorityWeightAssoc PriorityWeightFairshare PriorityWeightJobSize PriorityWeightPartition
 PriorityWeightQOS PriorityWeightTRES PrivateData ProctrackType Prolog PrologSlurmctld
-PrologEpilogTimeout PrologFlags PropagatePrioProcess PropagateResourceLimitsExcept
+PrologEpilogTimeout PrologFlags PurgeJobAfter PropagatePrioProcess PropagateResourceLimitsExcept
 PropagateResourceLimits RebootProgram ReconfigFlags RequeueExit RequeueExitHold ResumeFailProgram
 ResumeProgram ResumeRate ResumeTimeout ResvEpilog ResvOverRun ResvProlog ReturnToService
 RoutePlugin SallocDefaultCommand SbcastParameters SchedulerParameters SchedulerTimeSlice

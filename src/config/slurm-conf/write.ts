@@ -8,6 +8,7 @@ import { compressHostlist } from '../../core/hostlist.js';
 import { INFINITE, NO_VAL } from '../../core/slurm-constants.js';
 import { minsToTimeStr } from '../../core/time-string.js';
 import type { ClusterConfig, NodeConfig, PartitionConfig } from '../types.js';
+import { purgeAfterText } from '../purge-after.js';
 
 export interface WrittenConf {
   slurmConf: string;
@@ -17,7 +18,7 @@ export interface WrittenConf {
 
 const MODEL_KEYS = new Set(
   `ClusterName SlurmctldHost ControlMachine ControlAddr SlurmctldPort StateSaveLocation AuthType PluginDir SelectType SchedulerType
-ProctrackType MpiDefault JobContainerType PreemptType PreemptMode SlurmdTimeout TreeWidth`.split(/\s+/),
+ProctrackType MpiDefault JobContainerType PreemptType PreemptMode SlurmdTimeout TreeWidth PurgeJobAfter`.split(/\s+/),
 );
 
 /** The files for `config`, stamped with `when` (scontrol's header line). */
@@ -50,6 +51,7 @@ export function writeSlurmConf(config: ClusterConfig, when: string): WrittenConf
   section(out, 'TIMERS', [
     ['SlurmdTimeout', config.control.slurmdTimeout === undefined ? undefined : String(config.control.slurmdTimeout)],
     ['TreeWidth', config.control.treeWidth === undefined ? undefined : String(config.control.treeWidth)],
+    ['PurgeJobAfter', config.accounting?.purgeAfter === undefined ? undefined : purgeAfterText(config.accounting.purgeAfter)],
   ]);
   const others = Object.entries(kept).filter(([key]) => !MODEL_KEYS.has(key));
   if (others.length > 0) section(out, 'OTHER (kept from the slurm.conf read)', others);

@@ -1,0 +1,108 @@
+// The controller's accounting (slurmctld's jobacct_storage calls): each job and step record is
+// written to the store in the state directory as it starts and ends. The journal stays the
+// source of truth for the queue: a store that cannot be opened or written is said in the log
+// once (and again once it works), and scheduling goes on. At start every job the journal
+// knows is written again, so a store a kill left behind agrees with the journal.
+import { accountingStorePath } from '../../acct/store-path.js';
+import type { AcctStep } from '../../acct/records.js';
+import type { StoreWriter } from '../../acct/store-writer.js';
+import type { Logger } from '../../core/log.js';
+import { purgeCutoff, type PurgeAfter } from '../../config/purge-after.js';
+import type { Controller } from '../controller.js';
+import type { CtldJob } from '../job.js';
+import { ownStepOf, jobRecordOf } from './job-record.js';
+
+/** How often old records are looked for, when retention is set. */
+const PURGE_EVERY_MS = 3600_000;
+
+export class JobAccounting {
+  private failing = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly ctl: Controller,
+    private readonly writer: StoreWriter,
+    readonly file: string,
+  ) {}
+
+  /** Opens (or creates) the store; undefined, said in the log, when it cannot be. */
+  static async open(ctl: Controller): Promise<JobAccounting | undefined> {
+    const file = accountingStorePath(ctl.options.stateDir);
+    try {
+      const [{ openStoreForWriting }, { StoreWriter }] = await Promise.all([import('../../acct/open-store.js'), import('../../acct/store-writer.js')]);
+      const { db, migrated } = await openStoreForWriting(file);
+      for (const step of migrated) ctl.log.info(`accounting store ${file}: schema version ${step.version} (${step.what})`);
+      return new JobAccounting(ctl, new StoreWriter(db), file);
+    } catch (error) {
+      ctl.log.error(`accounting store ${file} cannot be opened: ${describe(error)}; jobs are scheduled but not recorded`);
+      return undefined;
+    }
+  }
+
+  private get log(): Logger {
+    return this.ctl.log;
+  }
+
+  /** A job was submitted or changed (started, ended, held, requeued, ...). */
+  jobChanged(job: CtldJob): void {
+    this.guard(() => {
+      this.writer.writeJob(jobRecordOf(this.ctl, job));
+      const batch = ownStepOf(this.ctl, job, job.batchUsage);
+      if (batch) this.writer.writeStep(batch);
+    });
+  }
+
+  /** A step started or ended (its record as it stands). */
+  stepChanged(step: AcctStep): void {
+    this.guard(() => this.writer.writeStep(step));
+  }
+
+  /** Writes every job the controller holds: the store then agrees with the journal. */
+  reconcile(jobs: Iterable<CtldJob>): void {
+    const list = [...jobs];
+    this.guard(() =>
+      this.writer.writeMany(
+        list.map((job) => jobRecordOf(this.ctl, job)),
+        list.flatMap((job) => ownStepOf(this.ctl, job, job.batchUsage) ?? []),
+      ),
+    );
+  }
+
+  /** Retention (purge_after): records of jobs that ended longer ago go, now and every hour. */
+  keepFor(keep: PurgeAfter | undefined): void {
+    clearInterval(this.timer);
+    if (keep === undefined) return;
+    const purge = (): void =>
+      this.guard(() => {
+        const gone = this.writer.purgeEndedBefore(purgeCutoff(keep, this.ctl.now()));
+        if (gone > 0) this.log.info(`accounting store: ${gone} job record(s) older than purge_after removed`);
+      });
+    purge();
+    this.timer = setInterval(purge, PURGE_EVERY_MS).unref();
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    try {
+      this.writer.close();
+    } catch {
+      // closing a store that failed: nothing more to say
+    }
+  }
+
+  private guard(write: () => void): void {
+    try {
+      write();
+      if (this.failing) this.log.info(`accounting store ${this.file}: writing again`);
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing) this.log.error(`accounting store ${this.file} cannot be written: ${describe(error)}; jobs go on being scheduled, their records are not kept until it can`);
+      this.failing = true;
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  return code && message ? `${code}: ${message}` : (message ?? String(error));
+}
