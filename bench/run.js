@@ -5,6 +5,7 @@ await import('./targets.js');
 await import('./mpi.js');
 await import('./tsbatch.js');
 await import('./tsqueue.js');
+await import('./tsacct.js');
 await import('./tsstepd.js');
 await import('./net-flood.js');
 await import('./micro-hostlist-bitmap.js').catch((error) => {

@@ -24,6 +24,8 @@ const entryPoints = {
   'stepd/bcast-writer': src('src/stepd/bcast-writer-main.ts'),
   // tsctld --simulate, and the in-process harness bench/schedule.js imports.
   'ctld/simulate': src('src/ctld/simulate/index.ts'),
+  // The accounting store's read API (tsrestd) and the store benchmark (bench/tsacct.js).
+  'acct/index': src('src/acct/index.ts'),
 };
 for (const dir of readdirSync(src('src/commands'))) {
   entryPoints[`commands/${dir}`] = src(`src/commands/${dir}/index.ts`);
