@@ -11,6 +11,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/run-bin.js';
 import { testController, type TestController } from '../helpers/controller.js';
+import { openStoreForWriting } from '../../src/acct/open-store.js';
+import { StoreWriter } from '../../src/acct/store-writer.js';
 
 const Database = createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3');
 const isRoot = process.geteuid?.() === 0;
@@ -70,6 +72,25 @@ describe('the accounting store', () => {
     for (const name of ['a', 'b']) expect((await ctl.run('tsbatch', ['-J', name, '-o', '/dev/null', '--wrap', 'true'])).exitCode).toBe(0);
     await ctl.until(() => allDone(ctl, 2));
     expect(log(ctl).match(/accounting store .* cannot be opened: .*; jobs are scheduled but not recorded/g)).toHaveLength(1);
+  }, 60_000);
+
+  it('keeps the records of ended jobs for purge_after: older ones go when the controller starts', async () => {
+    const ctl = controller({ TSLURM_CONF: fixture('clusters', 'purge-after.yaml') });
+    mkdirSync(ctl.stateDir, { recursive: true, mode: 0o700 });
+    const { db } = await openStoreForWriting(path.join(ctl.stateDir, 'accounting.db'));
+    const writer = new StoreWriter(db);
+    const now = Math.floor(Date.now() / 1000);
+    const record = (jobId: number, end: number) => ({
+      jobId, arrayJobId: 0, arrayTaskId: null, hetJobId: 0, hetJobOffset: null, name: `old${jobId}`, partition: 'debug', account: '', user: 'u', uid: process.getuid?.() ?? 0,
+      group: 'g', gid: 0, cluster: 'purge', submit: end - 100, eligible: end - 100, start: end - 50, end, timelimit: 10, state: 3, cancelledBy: null, exitCode: 0,
+      derivedExitCode: 0, nnodes: 1, ncpus: 1, ntasks: null, nodeList: 'node1', reqMem: null, reqTres: '', allocTres: '', workDir: '/', submitLine: '', reason: 'None', priority: 1, restarts: 0, qos: '',
+    });
+    writer.writeJob(record(1001, now - 7200));
+    writer.writeJob(record(1002, now - 600));
+    writer.close();
+    expect((await ctl.run('tscontrol', ['ping'])).exitCode).toBe(0);
+    await ctl.until(() => log(ctl).includes('accounting store: 1 job record(s) older than purge_after removed'));
+    expect((await ctl.run('tsacct', ['-j', '1001,1002', '-X', '-n', '-P', '-o', 'JobID,JobName'])).stdout).toBe('1002|old1002\n');
   }, 60_000);
 
   describe.skipIf(!isRoot)('on a full file system (a 512 KB tmpfs, which needs root to mount)', () => {

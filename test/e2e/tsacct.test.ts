@@ -4,6 +4,7 @@
 // Account AllocCPUS State ExitCode, fixed widths with a `+` where a value is cut, -P/-p, -n,
 // -X, -j, -s with a window, --json's data_parser keys), and sacct's own refusals
 // (/work/ref/sacct.txt).
+import { accessSync, constants, existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, repoRoot, runBin } from '../helpers/run-bin.js';
@@ -41,7 +42,34 @@ beforeAll(async () => {
   expect((await ctl.run('tsrun', ['-J', 'direct', 'true'])).exitCode).toBe(0); // 8
 }, 180_000);
 
+// As mem-oom.test.ts: the oom case needs a writable memory controller; it runs under CI.
+const v2Root = ['/sys/fs/cgroup', '/sys/fs/cgroup/unified'].find((dir) => existsSync(`${dir}/cgroup.controllers`) && writable(dir));
+const memory = (v2Root !== undefined && readFileSync(`${v2Root}/cgroup.controllers`, 'utf8').split(/\s+/).includes('memory')) || (existsSync('/sys/fs/cgroup/memory/memory.limit_in_bytes') && writable('/sys/fs/cgroup/memory'));
+const oomRunnable = memory || Boolean(process.env.CI);
+
+function writable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('tsacct', () => {
+  it.skipIf(!oomRunnable)(`records a batch job the oom killer ended as OUT_OF_MEMORY, 0:125 (${memory ? 'memory controller found' : 'SKIPPED: no writable memory controller'})`, async () => {
+    const oom = testController({ TSLURM_CONF: fixture('clusters', 'proctrack-cgroup-memory.yaml') });
+    try {
+      const r = await oom.run('tsbatch', ['--parsable', '-o', '/dev/null', '--mem=50M', '--wrap', `${process.execPath} ${fixture('programs', 'memory-hog.js')} 200`]);
+      const id = r.stdout.trim();
+      await oom.until(async () => (await oom.jobField(id, 'JobState')) === 'OUT_OF_MEMORY', 60_000);
+      expect((await oom.run('tsacct', ['-j', id, '-P', '-o', 'JobID,State,ExitCode'])).stdout).toBe(`JobID|State|ExitCode\n${id}|OUT_OF_MEMORY|0:125\n${id}.batch|OUT_OF_MEMORY|0:125\n`);
+      expect((await oom.run('tsacct', ['-j', id, '-X', '-n', '-o', 'State'])).stdout).toBe('OUT_OF_ME+ \n');
+    } finally {
+      await oom.stop();
+    }
+  }, 90_000);
+
   it("prints sacct's default fields and widths, a line per job and per step", async () => {
     const r = await acct(['-S', 'now-1hours']);
     expect(r.stderr).toBe('');
@@ -148,6 +176,12 @@ describe('tsacct', () => {
     expect(await acct(['-o', 'JobID,Bogus'])).toEqual({ exitCode: 1, stdout: '', stderr: 'tsacct: error: Invalid field requested: "Bogus"\n' });
     const dropIn = await runBin('slurm-name', ['sacct', '-s', 'XX'], { env: ctl.env });
     expect(dropIn.stderr).toBe("sacct: fatal: unrecognized job state value 'XX'\n");
+  });
+
+  it('is the only client command that loads the SQLite driver (dist/main bundles)', () => {
+    const main = path.join(repoRoot, 'dist', 'main');
+    const loading = readdirSync(main).filter((f) => f.endsWith('.cjs') && readFileSync(path.join(main, f), 'utf8').includes('better-sqlite3'));
+    expect(loading).toEqual(['tsacct.cjs']);
   });
 
   it('answers from the store with no controller running, and with none yet an empty list', async () => {
