@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// tslurm-dropin [DIR]: writes srun, sbatch, squeue, sinfo, scontrol, scancel, sbcast and salloc into DIR
+// tslurm-dropin [DIR]: writes srun, sbatch, squeue, sinfo, scontrol, scancel, sbcast, salloc and sacct into DIR
 // (default ./slurm-bin) as small node scripts running tslurm's commands under Slurm's names;
 // prints DIR's absolute path, so that `export PATH="$(npx tslurm-dropin DIR):$PATH"` works.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const NAMES = ['srun', 'sbatch', 'squeue', 'sinfo', 'scontrol', 'scancel', 'sbcast', 'salloc'];
+const NAMES = ['srun', 'sbatch', 'squeue', 'sinfo', 'scontrol', 'scancel', 'sbcast', 'salloc', 'sacct'];
 const args = process.argv.slice(2);
 if (args.includes('-h') || args.includes('--help') || args.length > 1) {
   const out = args.length > 1 ? process.stderr : process.stdout;

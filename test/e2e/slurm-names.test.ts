@@ -14,10 +14,10 @@ describe('Slurm names through tslurm-dropin', () => {
   const run = (file: string, args: string[]) =>
     execa(file, args, { cwd: ctl.workDir, reject: false, stripFinalNewline: false, timeout: 120_000, env: { ...ctl.env, NO_COLOR: '1', PATH: `${bin}:${process.env.PATH}` } });
 
-  it('writes the eight commands and prints where', async () => {
+  it('writes the nine commands and prints where', async () => {
     const made = await runBin('tslurm-dropin', [bin]);
     expect(made).toEqual({ exitCode: 0, stdout: `${bin}\n`, stderr: '' });
-    for (const name of ['srun', 'sbatch', 'squeue', 'sinfo', 'scontrol', 'scancel', 'sbcast', 'salloc']) expect(existsSync(path.join(bin, name))).toBe(true);
+    for (const name of ['srun', 'sbatch', 'squeue', 'sinfo', 'scontrol', 'scancel', 'sbcast', 'salloc', 'sacct']) expect(existsSync(path.join(bin, name))).toBe(true);
   });
 
   it("speaks as Slurm's commands: their names in errors, Slurm's version line", async () => {
