@@ -21,7 +21,7 @@ import { applyProgress, progressOf, storedJobOf, type StoredJob } from './state/
 import type { JobLookup } from './dependencies.js';
 import { Reservations } from './reservations.js';
 import { restorePartitions } from './partition-updates.js';
-import type { JobAccounting } from './accounting/accounting.js';
+import type { AccountingSink } from './accounting/sink.js';
 
 export interface ControllerOptions {
   config: ClusterConfig;
@@ -51,8 +51,8 @@ export class Controller implements JobLookup {
   /** The nodes' live states (drain, down, allocated, ...), kept on the table's records. */
   nodeStates: NodeStates;
   readonly store: StateStore;
-  /** The accounting store's writer (tsacct's records); undefined when it could not be opened. */
-  accounting: JobAccounting | undefined;
+  /** The accounting store's writer (tsacct's records), set by the daemon once it is open. */
+  accounting: AccountingSink | undefined;
   /** Advance reservations (tscontrol create reservation), saved beside the jobs. */
   reservations: Reservations;
   select!: Select;
@@ -122,16 +122,7 @@ export class Controller implements JobLookup {
       if (job.record.priority > 0 && unniced > 0 && unniced < this.lastPriority) this.lastPriority = unniced;
     }
     this.store.open({ seq: recovered.seq, jobs: this.storedJobs(), nodes: this.nodeStates.stored() });
-    if (!this.options.volatileState) await this.openAccounting();
     return recovered.problems;
-  }
-
-  // The accounting store, brought to agree with the journal (a kill may have cut a write short).
-  private async openAccounting(): Promise<void> {
-    const { JobAccounting } = await import('./accounting/accounting.js');
-    this.accounting = await JobAccounting.open(this);
-    this.accounting?.reconcile(this.jobs.values());
-    this.accounting?.keepFor(this.options.config.accounting?.purgeAfter);
   }
 
   // Node order by rank (lower first, ties in file order): the cluster as if the file listed

@@ -56,6 +56,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     const auth = config.control.host !== undefined ? await networkAuth(registry, config, log) : undefined;
     ctl = new Controller({ ...options, registry });
     for (const problem of await ctl.start()) log.error(problem);
+    // The accounting store (tsacct), loaded only here: SQLite is no part of the controller core.
+    await (await import('./accounting/accounting.js')).attachAccounting(ctl);
     // The batch jobs and the node daemons need each other (a batch step runs on a node's
     // daemon; a node set DOWN ends its jobs): the daemons reach the jobs through `batch`,
     // bound once it exists, as the scheduler's pass does.

@@ -11,11 +11,12 @@ import { purgeCutoff, type PurgeAfter } from '../../config/purge-after.js';
 import type { Controller } from '../controller.js';
 import type { CtldJob } from '../job.js';
 import { ownStepOf, jobRecordOf } from './job-record.js';
+import type { AccountingSink } from './sink.js';
 
 /** How often old records are looked for, when retention is set. */
 const PURGE_EVERY_MS = 3600_000;
 
-export class JobAccounting {
+export class JobAccounting implements AccountingSink {
   private failing = false;
   private timer: NodeJS.Timeout | undefined;
 
@@ -100,6 +101,18 @@ export class JobAccounting {
       this.failing = true;
     }
   }
+}
+
+/**
+ * Opens the store for the controller once its journal is recovered, and brings the store to
+ * agree with it (a kill may have cut writes short); retention starts with it.
+ */
+export async function attachAccounting(ctl: Controller): Promise<void> {
+  const accounting = await JobAccounting.open(ctl);
+  if (!accounting) return;
+  accounting.reconcile(ctl.jobs.values());
+  accounting.keepFor(ctl.options.config.accounting?.purgeAfter);
+  ctl.accounting = accounting;
 }
 
 function describe(error: unknown): string {
