@@ -47,9 +47,10 @@ writer.close();
 const setup = Number(process.hrtime.bigint() - started) / 1e9;
 console.log(`tsacct with ${jobs} stored jobs (${jobs * 2} steps, written in ${setup.toFixed(1)} s), median of ${runs} paired runs`);
 for (const [label, args] of [
-  ['tsacct -a -S now-1days (~1,000 jobs)', ['-a', '-S', 'now-1days']],
+  ['tsacct -a -S now-2hours (~80 jobs)', ['-a', '-S', 'now-2hours']],
+  ['tsacct -a -X -S now-1days (~1,000 jobs)', ['-a', '-X', '-S', 'now-1days']],
+  ['tsacct -a -S now-1days (~3,000 lines)', ['-a', '-S', 'now-1days']],
   ['tsacct -a -X -S -7d -E -6d -P', ['-a', '-X', '-S', 'now-7days', '-E', 'now-6days', '-P']],
-  ['tsacct -u 1003 -S now-2hours -l', ['-u', '1003', '-S', 'now-2hours', '-l']],
   ['tsacct -j <one job>', ['-j', String(Math.floor(jobs / 2))]],
 ]) {
   const { a, b } = pairedMedians([node, tsacct, '--cluster', cluster, ...args], [node, '-e', '0'], runs, { env });

@@ -39,8 +39,10 @@ export function queryJobs(db: StoreDb, filter: JobFilter): AcctJob[] {
   } else if (filter.start !== undefined || filter.end !== undefined) {
     where.push('active_until >= @ws AND submit <= @we');
   }
-  const sql = `SELECT * FROM jobs${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY job_id`;
-  const jobs = rows(db.prepare(sql), [params]).map(jobFromRow);
+  // Sorted here, not by ORDER BY: to skip a sort SQLite would walk the whole table in id order
+  // rather than the window's index (observed: a full scan of 100,000 jobs for 1,000).
+  const sql = `SELECT * FROM jobs${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  const jobs = rows(db.prepare(sql), [params]).map(jobFromRow).sort((a, b) => a.jobId - b.jobId);
   if (!filter.noSteps && jobs.length > 0) attachSteps(db, jobs, filter);
   return jobs;
 }
@@ -75,15 +77,14 @@ function attachSteps(db: StoreDb, jobs: AcctJob[], filter: JobFilter): void {
   for (const job of jobs) job.steps.sort((a, b) => stepOrder(a) - stepOrder(b));
 }
 
-// Rows as arrays turned into objects by hand: better-sqlite3 builds each row object key by key,
-// which measured slower on thousands of wide rows than its raw arrays and one shape here.
+// Rows as arrays, made into objects by one object literal per statement: objects built key by
+// key (as better-sqlite3 and a loop do) fall into dictionary mode past a few dozen keys, which
+// measured several times slower on thousands of wide rows. The names are the schema's columns.
 function rows(statement: Statement, args: unknown[]): Row[] {
   const names = statement.columns().map((c) => c.name);
-  return (statement.raw(true).all(...args) as Array<Array<string | number | null>>).map((values) => {
-    const row: Row = {};
-    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i]!;
-    return row;
-  });
+  if (!names.every((name) => /^[a-z_]+$/.test(name))) throw new Error(`unexpected column names: ${names.join(', ')}`);
+  const make = new Function('v', `return { ${names.map((name, i) => `${name}: v[${i}]`).join(', ')} };`) as (values: unknown[]) => Row;
+  return (statement.raw(true).all(...args) as unknown[][]).map(make);
 }
 
 // sacct lists a job's batch step first, then its extern step, then the numbered ones.
