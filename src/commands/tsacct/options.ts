@@ -9,7 +9,7 @@ export const TSACCT_OPTIONS: readonly OptionSpec[] = [
   option('brief', 'b', 'none', '', 'only JobID, State and ExitCode'),
   option('delimiter', '', 'required', 'characters', 'what separates fields with -p or -P (default "|")'),
   option('helpformat', 'e', 'none', '', 'list the fields --format takes'),
-  option('endtime', 'E', 'required', 'time', 'jobs that started before this time (default: now)'),
+  option('endtime', 'E', 'required', 'time', 'jobs submitted before this time (default: now)'),
   option('jobs', 'j', 'required', 'job(.step)', 'only these jobs or steps: 7,8_2,9.batch,10.0'),
   option('json', '', 'none', '', "print the jobs as JSON (Slurm's data_parser shape)"),
   option('long', 'l', 'none', '', "sacct's long list of fields"),
