@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../helpers/run-bin.js';
 
-const COMMANDS = ['tsrun', 'tsbatch', 'tsqueue', 'tsinfo', 'tscontrol', 'tscancel', 'tsbcast'];
+const COMMANDS = ['tsrun', 'tsbatch', 'tsqueue', 'tsinfo', 'tscontrol', 'tscancel', 'tsbcast', 'tsacct'];
 
 /** Why an example cannot run as written here, or undefined when it can. */
 function needsTheReader(command: string): string | undefined {
