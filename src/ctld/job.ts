@@ -60,7 +60,7 @@ export interface CtldJob {
   cpuIds?: Record<string, string>;
   /** The highest wait status of its steps (Slurm's derived_ec, scontrol's DerivedExitCode). */
   derivedExitStatus?: number;
-  /** Who cancelled it (sacct's `CANCELLED by UID`); not kept across a controller restart. */
+  /** Who cancelled it (sacct's `CANCELLED by UID`); journaled with its progress. */
   cancelledBy?: number;
   /** What its batch step used, when the step host reported it (the accounting store's .batch record). */
   batchUsage?: StepUsage;

@@ -66,6 +66,17 @@ describe('the accounting store', () => {
     expect(store).toEqual(queue);
   }, 120_000);
 
+  it('keeps who cancelled a job across a controller restart (the journal carries it)', async () => {
+    const ctl = controller();
+    const id = (await ctl.run('tsbatch', ['--parsable', '-H', '-o', '/dev/null', '--wrap', 'true'])).stdout.trim();
+    expect((await ctl.run('tscancel', [id])).exitCode).toBe(0);
+    const by = `CANCELLED by ${process.getuid?.() ?? 0}\n`;
+    expect((await ctl.run('tsacct', ['-j', id, '-X', '-n', '-P', '-o', 'State'])).stdout).toBe(by);
+    await ctl.stop();
+    expect((await ctl.run('tscontrol', ['ping'])).exitCode).toBe(0);
+    expect((await ctl.run('tsacct', ['-j', id, '-X', '-n', '-P', '-o', 'State'])).stdout).toBe(by);
+  }, 60_000);
+
   it('that cannot be opened is said once in the log, and jobs run', async () => {
     const ctl = controller();
     mkdirSync(path.join(ctl.stateDir, 'accounting.db'), { recursive: true });

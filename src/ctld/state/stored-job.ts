@@ -34,6 +34,8 @@ export interface JobProgress {
   /** CPU numbers held per node (cpu-ids.ts) and the steps' highest wait status; absent before they existed. */
   cpuIds?: Record<string, string> | null;
   derivedExit?: number;
+  /** Who cancelled it (sacct's `CANCELLED by UID`). */
+  cancelledBy?: number;
 }
 
 export interface StoredJob extends JobProgress {
@@ -74,6 +76,7 @@ export function progressOf(job: CtldJob, table: NodeTable): JobProgress {
       : null,
     ...(job.cpuIds !== undefined && { cpuIds: job.cpuIds }),
     ...(job.derivedExitStatus !== undefined && { derivedExit: job.derivedExitStatus }),
+    ...(job.cancelledBy !== undefined && { cancelledBy: job.cancelledBy }),
   };
 }
 
@@ -113,6 +116,7 @@ export function applyProgress(job: CtldJob, p: JobProgress, table: NodeTable): v
   job.suspendedSeconds = p.suspendedSeconds ?? 0;
   job.cpuIds = p.cpuIds ?? undefined;
   job.derivedExitStatus = p.derivedExit;
+  job.cancelledBy = p.cancelledBy;
   if (p.nodes === null) {
     r.node_bitmap = null;
     r.nodes = null;
