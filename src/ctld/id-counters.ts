@@ -11,16 +11,11 @@ import { diskError, isDiskFull } from '../core/disk-full.js';
 export const FIRST_JOB_ID = 1;
 const LOCK_STALE_MS = 10_000;
 
-/** Takes the next job id from `stateDir/next_job_id` and returns it (tsrun with no controller). */
-export function takeNextJobId(stateDir: string): number {
-  return takeNext(stateDir, 'next_job_id', FIRST_JOB_ID, 1, false);
-}
-
 /**
  * Takes `count` consecutive job ids (an array's tasks) for the controller and returns the
  * first. The file then also says where the controller's ids end (`<next> <controller's next>`):
- * the ids a damaged journal lost are counted up to there (state-store.ts), not the ids tsrun
- * took on its own while no controller ran.
+ * the ids a damaged journal lost are counted up to there (state-store.ts), not ids an older
+ * tsrun took past it on its own, when it allocated without a controller.
  */
 export function takeJobIds(stateDir: string, count: number): number {
   return takeNext(stateDir, 'next_job_id', FIRST_JOB_ID, count, true);

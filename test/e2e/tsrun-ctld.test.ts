@@ -1,6 +1,6 @@
 // tsrun with a controller running on its state directory: the job is the controller's (it
 // waits for the nodes batch jobs hold, shows in tscontrol, ends as srun's job ends), and
-// without one tsrun allocates in-process as before — expectations observed on Slurm 22.05.
+// without one tsrun starts it on demand, as tsbatch does — expectations observed on Slurm 22.05.
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -111,7 +111,7 @@ describe('tsrun through a running controller', () => {
     await ctl.run('tscancel', [batch]);
   });
 
-  it('--test-only asks the controller and runs nothing (3 CPUs for -n3, as without a controller)', async () => {
+  it('--test-only asks the controller and runs nothing (3 CPUs for -n3)', async () => {
     const result = await tsrun(['--test-only', '-N2', '-n3', 'sh', '-c', 'echo ran']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('');
@@ -126,7 +126,7 @@ describe('tsrun through a running controller', () => {
     [['--mem=99999', 'true'], 'tsrun: error: Memory specification can not be satisfied\ntsrun: error: Unable to allocate resources: Requested node configuration is not available\n'],
     [['-p', 'small', '-t', '20', 'true'], 'tsrun: error: Unable to allocate resources: Requested time limit is invalid (missing or exceeds some limit)\n'],
     [['--gres=fpga:1', 'true'], 'tsrun: error: Invalid generic resource (gres) specification\n'],
-  ])('refuses %j with srun\'s words, as without a controller', async (args, stderr) => {
+  ])('refuses %j with srun\'s words', async (args, stderr) => {
     expect(await tsrun(args)).toEqual({ exitCode: 1, stdout: '', stderr });
   });
 });
@@ -177,11 +177,17 @@ describe('the time limit and a restart, with a controller', () => {
 });
 
 describe('tsrun without a controller', () => {
-  it('allocates in-process, starting no controller', async () => {
-    const env = { TSLURM_STATE_DIR: mkdtempSync(path.join(os.tmpdir(), 'tslurm-noctld-')) };
+  it('starts one on demand, which holds its job and leaves once idle', async () => {
+    const stateDir = mkdtempSync(path.join(os.tmpdir(), 'tslurm-noctld-'));
+    const env = { TSLURM_STATE_DIR: stateDir, TSLURM_CTLD_IDLE_EXIT: '1' };
     const result = await runBin('tsrun', ['--cluster', small, '-N2', '-l', 'printenv', 'SLURM_JOB_ID'], { env });
-    expect(result.exitCode).toBe(0);
+    expect(result).toMatchObject({ exitCode: 0, stderr: '' });
     expect(result.stdout.split('\n').filter(Boolean).sort()).toEqual(['0: 1', '1: 1']);
-    expect(existsSync(path.join(env.TSLURM_STATE_DIR, 'tsctld.sock'))).toBe(false);
+    // The job is the controller's: journaled, and shown as srun's job is once it has ended.
+    const shown = await runBin('tscontrol', ['--cluster', small, '-o', 'show', 'job', '1'], { env });
+    expect(shown.stdout).toMatch(/JobId=1 JobName=printenv .*JobState=COMPLETED .*BatchFlag=0 /);
+    const until = Date.now() + 20_000;
+    while (existsSync(path.join(stateDir, 'tsctld.pid')) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(existsSync(path.join(stateDir, 'tsctld.pid'))).toBe(false);
   });
 });

@@ -36,6 +36,9 @@ function binEnv(options: RunOptions): Record<string, string | undefined> {
     SLURM_CONF: undefined,
     TSLURM_PLUGIN_DIR: undefined,
     TSLURM_DEBUG: undefined,
+    // tsrun and tsbatch start a controller on their state directory: one per fresh directory
+    // goes soon after its last command instead of staying the default five minutes.
+    TSLURM_CTLD_IDLE_EXIT: '2',
     ...options.env,
   };
 }

@@ -5,14 +5,12 @@
 // runs on unless --kill-command), and relinquish the allocation when the command ends. Messages,
 // order and exit statuses as salloc 22.05 prints them (observed: /work/ref/salloc.txt).
 import os, { constants } from 'node:os';
-import path from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { compressHostlist } from '../../core/hostlist.js';
 import type { Logger } from '../../core/log.js';
 import type { ClusterConfig } from '../../config/types.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { connectController } from '../../client/ctld-client.js';
-import { remoteController } from '../../client/controller-target.js';
 import { startChild } from '../../os/spawn.js';
 import type { AllocateAnswer, Grant, JobOrder } from '../../protocol/ctld-answers.js';
 import { Link } from '../tsrun/ctld-allocation.js';
@@ -45,9 +43,8 @@ const BELL_DELAY_SECONDS = 10;
 export async function allocateAndRun(s: SallocRequest, config: ClusterConfig, log: Logger): Promise<number> {
   const stateDir = resolveStateDir(config);
   const clusterFile = config.source.startsWith('/') ? config.source : undefined;
-  const client = await connectController({ config, stateDir, clusterFile, autostart: true });
-  const remote = await remoteController(config);
-  const link = new Link(remote ?? path.join(stateDir, 'tsctld.sock'), client);
+  const connect = () => connectController({ config, stateDir, clusterFile, autostart: true });
+  const link = new Link(connect, await connect());
   let grant: Grant;
   const asked = Date.now();
   try {

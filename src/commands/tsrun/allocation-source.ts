@@ -1,5 +1,6 @@
-// The allocation a step runs in: a new job from the embedded controller, or — when tsrun runs
-// inside a job (SLURM_JOB_ID set, as in a batch script) — a new step of that job on its nodes.
+// The allocation a step runs in: a new job from the controller (the cluster's, or the one
+// serving the state directory, started on demand), or — when tsrun runs inside a job
+// (SLURM_JOB_ID set, as in a batch script) — a new step of that job on its nodes.
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,8 +11,6 @@ import { INFINITE } from '../../core/slurm-constants.js';
 import type { Logger } from '../../core/log.js';
 import type { ClusterConfig } from '../../config/types.js';
 import { takeNextStepId } from '../../ctld/id-counters.js';
-import type { PluginRegistry } from '../../plugin-host/registry.js';
-import { allocateJob } from './allocate.js';
 import type { CtldTarget } from '../../client/ctld-client.js';
 import { remoteController } from '../../client/controller-target.js';
 import type { StepRequest } from './request.js';
@@ -21,60 +20,28 @@ import { slurm_strerror } from '../../core/errno.js';
 import type { JobView } from '../../protocol/job-view.js';
 import type { StepAllocation, StepControl } from './step-allocation.js';
 
-export async function resolveAllocation(
-  req: StepRequest,
-  config: ClusterConfig,
-  registry: PluginRegistry,
-  log: Logger,
-  stateDir: string,
-): Promise<StepAllocation> {
+export async function resolveAllocation(req: StepRequest, config: ClusterConfig, log: Logger, stateDir: string): Promise<StepAllocation> {
   const remote = await remoteController(config);
-  const target: CtldTarget | undefined = remote ?? (existsSync(path.join(stateDir, 'tsctld.sock')) ? path.join(stateDir, 'tsctld.sock') : undefined);
+  const socketPath = path.join(stateDir, 'tsctld.sock');
+  // A step of an enclosing job (or --jobid) registers with the controller only when one runs:
+  // the socket's presence is checked, no controller is started for it.
+  const running: CtldTarget | undefined = remote ?? (existsSync(socketPath) ? socketPath : undefined);
   // --jobid: a step in that job, as if tsrun ran inside it (its variables reach the tasks).
-  if (req.jobId !== undefined) await enterJob(req.jobId, target, log);
+  if (req.jobId !== undefined) await enterJob(req.jobId, running, log);
   const enclosing = process.env.SLURM_JOB_ID ?? process.env.SLURM_JOBID;
-  if (enclosing !== undefined && enclosing !== '') return stepOfEnclosingJob(req, enclosing, stateDir, target, log);
+  if (enclosing !== undefined && enclosing !== '') return stepOfEnclosingJob(req, enclosing, stateDir, running, log);
 
-  // With a controller running on this state directory, the job is its (and waits for the nodes
-  // its jobs hold); without one, the embedded select plugin allocates as before. Only the
-  // socket's presence is checked on the way: no controller is started for tsrun. A cluster
-  // with a control.address has no embedded mode: its controller must answer.
-  if (target !== undefined) {
-    const { allocateThroughController } = await import('./ctld-allocation.js');
-    const viaController = await allocateThroughController(target, req, config, log);
-    if (viaController) return { ...viaController, controller: target };
-    if (remote) throw new UserError(`Unable to contact slurm controller at ${config.control.address} (connect failure)`);
+  // A new job is always the controller's (DESIGN.md §2, one controller core): the cluster's
+  // TCP controller, else the one serving this state directory, started on demand when none
+  // does (as tsbatch starts it). --test-only leaves nothing running that it had to start.
+  const { allocateThroughController, openController } = await import('./ctld-allocation.js');
+  const opened = await openController(config, stateDir, remote);
+  try {
+    const alloc = await allocateThroughController(opened.client, opened.reopen, req, config, log);
+    return { ...alloc, controller: opened.target };
+  } finally {
+    if (opened.startedHere && req.testOnly) await opened.stop();
   }
-  const alloc = await allocateJob(req, config, registry, log, stateDir);
-  const { job, resources, table, select } = alloc;
-  const nodeNames = table.namesFromBitmap(resources.node_bitmap);
-  return {
-    jobId: job.job_id,
-    stepId: 0,
-    jobName: job.name,
-    partition: job.partition,
-    nodeNames,
-    cpusPerNode: resources.cpus,
-    gpusPerNode: resources.gres_allocated.map((specs) => specs.filter((s) => s.name === 'gpu').flatMap((s) => [...(s.indices ?? [])])),
-    timeLimit: job.time_limit,
-    ownJob: true,
-    release: async () => {
-      await select.finishStep(
-        {
-          step_id: 0,
-          job_ptr: job,
-          step_node_bitmap: resources.node_bitmap,
-          ntasks: req.ntasks ?? nodeNames.length,
-          cpus_per_task: req.cpusPerTask,
-          cpu_count: resources.ncpus,
-          pn_min_memory: job.details.pn_min_memory,
-          mem_per_cpu: job.details.mem_per_cpu,
-        },
-        false,
-      );
-      await select.release(job);
-    },
-  };
 }
 
 /**

@@ -1,14 +1,17 @@
-// tsrun's job from a running controller (srun's allocation through slurmctld): ask, print
-// srun's lines while it is queued, hold the job over the connection while the step runs,
-// carry out what the controller orders (tscancel, its time limit, scancel -s), and report
-// the step's end. A controller restart is ridden out: tsrun connects to the next one and
-// attaches to its job again.
+// tsrun's job from the controller (srun's allocation through slurmctld): ask, print srun's
+// lines while it is queued, hold the job over the connection while the step runs, carry out
+// what the controller orders (tscancel, its time limit, scancel -s), and report the step's
+// end. The controller is the cluster's TCP one, else the one serving the state directory,
+// started on demand when none does. A controller restart is ridden out: tsrun connects to the
+// next one (starting it, as the first connection did) and attaches to its job again.
 import { constants } from 'node:os';
+import path from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { expandHostlist } from '../../core/hostlist.js';
 import type { Logger } from '../../core/log.js';
 import type { ClusterConfig } from '../../config/types.js';
-import { ConnectionLost, CtldClient, type CallArgs, type CtldTarget } from '../../client/ctld-client.js';
+import { ConnectionLost, CtldClient, connectController, type CallArgs, type CtldTarget } from '../../client/ctld-client.js';
+import type { RemoteController } from '../../client/controller-target.js';
 import type { AllocateAnswer, Grant, JobOrder } from '../../protocol/ctld-answers.js';
 import type { StepAllocation, StepControl } from './step-allocation.js';
 import { allocateRefusal, jobDescFor } from './ctld-request.js';
@@ -18,20 +21,57 @@ const RECONNECT_MS = 200;
 /** How long an ended step's tsrun tries to tell a restarting controller; it then finds tsrun gone. */
 const GIVE_UP_MS = 5_000;
 
-/** The allocation, or undefined when nothing answers (a controller that has gone). */
+/** A connection to the controller, how to open the next one, and whether this command started it. */
+export interface OpenedController {
+  target: CtldTarget;
+  client: CtldClient;
+  reopen: () => Promise<CtldClient>;
+  startedHere: boolean;
+  /** Stops the controller this command started (tsrun --test-only leaves none behind). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The cluster's TCP controller (it must answer: no controller is started for it), else the
+ * state directory's, started on demand when nothing answers on its socket.
+ */
+export async function openController(config: ClusterConfig, stateDir: string, remote: RemoteController | undefined): Promise<OpenedController> {
+  if (remote) {
+    const target: CtldTarget = { endpoint: remote.endpoint, auth: remote.auth };
+    const client = await CtldClient.open(target).catch(() => {
+      throw new UserError(`Unable to contact slurm controller at ${config.control.address} (connect failure)`);
+    });
+    return { target, client, reopen: () => CtldClient.open(target), startedHere: false, stop: async () => {} };
+  }
+  const target = path.join(stateDir, 'tsctld.sock');
+  const connect = (autostart: boolean) =>
+    connectController({ stateDir, clusterFile: config.source.startsWith('/') ? config.source : undefined, autostart });
+  let startedHere = false;
+  const client = await connect(false).catch(() => {
+    startedHere = true;
+    return connect(true);
+  });
+  return {
+    target,
+    client,
+    reopen: () => connect(true),
+    startedHere,
+    stop: async () => {
+      const { stopController } = await import('../../client/stop-controller.js');
+      await stopController(stateDir);
+    },
+  };
+}
+
+/** The allocation, asked over `client` (which it then holds, or closes). */
 export async function allocateThroughController(
-  target: CtldTarget,
+  client: CtldClient,
+  reopen: () => Promise<CtldClient>,
   req: StepRequest,
   config: ClusterConfig,
   log: Logger,
-): Promise<StepAllocation | undefined> {
-  let client: CtldClient;
-  try {
-    client = await CtldClient.open(target);
-  } catch {
-    return undefined;
-  }
-  const link = new Link(target, client);
+): Promise<StepAllocation> {
+  const link = new Link(reopen, client);
   try {
     let answer: AllocateAnswer;
     try {
@@ -164,7 +204,8 @@ export class Link {
   private reconnecting: Promise<void> | undefined;
 
   constructor(
-    private readonly target: CtldTarget,
+    /** The next connection, after the controller went away (restarted, or started again on demand). */
+    private readonly reopen: () => Promise<CtldClient>,
     private client: CtldClient,
   ) {}
 
@@ -202,7 +243,7 @@ export class Link {
       await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
       let client: CtldClient;
       try {
-        client = await CtldClient.open(this.target);
+        client = await this.reopen();
       } catch {
         continue;
       }

@@ -50,7 +50,7 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
   try {
     const mpi = await loadMpi(registry, req.mpi ?? config.plugins.mpiDefault);
     const stateDir = resolveStateDir(config);
-    const alloc = await resolveAllocation(req, config, registry, log, stateDir);
+    const alloc = await resolveAllocation(req, config, log, stateDir);
     // What the job ends with when the step could not run (slurmstepd's failure to launch).
     let waitStatus = 1 << 8;
     try {
