@@ -10,6 +10,7 @@
 // holds it, and it ends only when cancelled or timed out.
 import { readFileSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
+import { slurm_strerror } from '../core/errno.js';
 import { INFINITE } from '../core/slurm-constants.js';
 import { isFinished } from '../core/job-state.js';
 import { JOB_COMPLETING, JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE } from '../plugin-api/records.js';
@@ -201,7 +202,9 @@ export class InteractiveJobs {
   private state(job: CtldJob): AllocateAnswer {
     const jobId = job.record.job_id;
     const base = job.record.job_state & JOB_STATE_BASE;
-    if (base === JOB_PENDING) return { jobId, pending: true };
+    if (base === JOB_PENDING) {
+      return job.reason.startsWith('ReqNodeNotAvail') ? { jobId, pending: true, notice: slurm_strerror('ESLURM_NODE_NOT_AVAIL') } : { jobId, pending: true };
+    }
     if (isFinished(job.record.job_state)) throw UserError.fromErrno('ESLURM_ALREADY_DONE');
     return { jobId, pending: false, grant: grantOf(this.ctl, job) };
   }

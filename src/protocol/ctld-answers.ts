@@ -26,6 +26,11 @@ export interface AllocateAnswer {
   jobId: number;
   /** Queued: tsrun prints srun's "queued and waiting" line and asks for `allocation`. */
   pending: boolean;
+  /**
+   * Queued for nodes that are down, drained or reserved: slurmctld's ESLURM_NODE_NOT_AVAIL,
+   * which srun and salloc print before their "queued" line.
+   */
+  notice?: string;
   grant?: Grant;
   /** --test-only: when and where it would start. */
   willRun?: SubmitAnswer['willRun'];

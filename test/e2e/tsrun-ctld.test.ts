@@ -190,4 +190,24 @@ describe('tsrun without a controller', () => {
     while (existsSync(path.join(stateDir, 'tsctld.pid')) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(existsSync(path.join(stateDir, 'tsctld.pid'))).toBe(false);
   });
+
+  it('several started at once on a fresh state directory share one controller and get distinct jobs', async () => {
+    const env = { TSLURM_STATE_DIR: mkdtempSync(path.join(os.tmpdir(), 'tslurm-race-')), TSLURM_CTLD_IDLE_EXIT: '2' };
+    const results = await Promise.all([1, 2, 3, 4].map(() => runBin('tsrun', ['--cluster', small, '-n1', 'printenv', 'SLURM_JOB_ID'], { env })));
+    for (const result of results) expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(results.map((r) => Number(r.stdout)).sort()).toEqual([1, 2, 3, 4]);
+    const shown = await runBin('tscontrol', ['--cluster', small, '-o', 'show', 'job'], { env });
+    expect([...shown.stdout.matchAll(/JobState=COMPLETED/g)]).toHaveLength(4);
+  });
+
+  it('queues for a drained node as srun does, saying so first, rather than refusing', async () => {
+    const states = fixture('clusters', 'states.yaml'); // n3 DRAIN
+    const result = await runBin('tsrun', ['--cluster', states, '-I1', '-w', 'n3', 'true']);
+    expect(result).toMatchObject({
+      exitCode: 1,
+      stderr:
+        'tsrun: Required node not available (down, drained or reserved)\ntsrun: job 1 queued and waiting for resources\n' +
+        'tsrun: error: Unable to allocate resources: Requested nodes are busy\n',
+    });
+  });
 });

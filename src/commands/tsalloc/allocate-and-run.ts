@@ -103,6 +103,8 @@ async function allocation(s: SallocRequest, config: ClusterConfig, link: Link, l
   // -I alone: granted now or not at all; a held job can never be (observed on Slurm 22.05).
   if (s.immediate === 0) throw revoked(s.hold ? 'Job dependency problem' : 'Requested nodes are busy');
   if (s.hold) log.info('Job is in held state, pending scheduler release');
+  // Slurm's allocate call prints the controller's warning before salloc's own lines.
+  if (answer.notice !== undefined) log.info(answer.notice);
   log.info(`Pending job allocation ${jobId}`);
   log.info(`job ${jobId} queued and waiting for resources`);
   let timer: NodeJS.Timeout | undefined;

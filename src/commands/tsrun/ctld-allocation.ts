@@ -95,6 +95,7 @@ export async function allocateThroughController(
         throw UserError.fromErrno(req.hold || req.dependency !== undefined ? 'ESLURM_DEPENDENCY' : 'ESLURM_NODES_BUSY', 'Unable to allocate resources');
       }
       if (req.hold) log.info('Job is in held state, pending scheduler release');
+      if (answer.notice !== undefined) log.info(answer.notice);
       log.info(`job ${answer.jobId} queued and waiting for resources`);
       try {
         const granted = link.call<Grant>(['allocation', { jobId: answer.jobId }]);
