@@ -9,11 +9,27 @@ const path = require('node:path');
 const vm = require('node:vm');
 const Module = require('node:module');
 
+const builtinPlugins = path.join(__dirname, '..', 'dist', 'plugins');
+
 /** Runs `command`'s bundle as `bin` (the name it prints); resolves when the command is done. */
 exports.runCommand = (command, bin, argv) => {
-  const file = path.join(__dirname, '..', 'dist', 'main', `${command}.cjs`);
-  // The bundle's plugins are ES modules found at run time (plugin-host/load.ts).
-  globalThis.__tslurmImport = (url) => import(url);
+  // The bundle's plugins are ES modules found at run time (plugin-host/load.ts); a built-in one
+  // runs as its CommonJS twin (scripts/build.js), from the code cache like the bundle.
+  globalThis.__tslurmImport = importPlugin;
+  return runCached(path.join(__dirname, '..', 'dist', 'main', `${command}.cjs`)).run(bin, argv);
+};
+
+function importPlugin(url) {
+  const file = url.startsWith('file:') ? require('node:url').fileURLToPath(url) : url;
+  if (path.dirname(file) === builtinPlugins && file.endsWith('.js')) {
+    const twin = `${file.slice(0, -3)}.cjs`;
+    if (fs.existsSync(twin)) return Promise.resolve().then(() => runCached(twin));
+  }
+  return import(url);
+}
+
+/** A CommonJS file's exports, compiled with the code cache kept beside it. */
+function runCached(file) {
   const cacheFile = `${file}.v8cache`;
   let cachedData;
   try {
@@ -26,8 +42,8 @@ exports.runCommand = (command, bin, argv) => {
   script.runInThisContext()(module.exports, Module.createRequire(file), module, file, path.dirname(file));
   // At exit, so the cache holds the functions this run compiled too, not only the top level.
   if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => keepCache(script, cacheFile));
-  return module.exports.run(bin, argv);
-};
+  return module.exports;
+}
 
 function keepCache(script, cacheFile) {
   const temporary = `${cacheFile}.${process.pid}`;
