@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { buildNative } from './build-native.js';
+import { builtInClusterPlugin } from './built-in-cluster.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const src = (p) => path.join(root, p);
@@ -50,6 +51,8 @@ const common = {
   // A native module: loaded from node_modules at run time, by the accounting store only.
   external: ['better-sqlite3'],
   define: { __TSLURM_VERSION__: JSON.stringify(JSON.parse(readFileSync(src('package.json'), 'utf8')).version) },
+  // The built-in cluster as a value, not built through the schemas at each start.
+  plugins: [await builtInClusterPlugin(root)],
   // Bundled CommonJS dependencies (cli-table3) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __tsCreateRequire } from 'node:module'; const require = __tsCreateRequire(import.meta.url);" },
 };
@@ -74,6 +77,7 @@ await build({
   define: { ...common.define, 'import.meta.url': '__tsImportMetaUrl' },
   banner: { js: "const __tsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [
+    ...common.plugins,
     {
       name: 'tslurm-main',
       setup(b) {

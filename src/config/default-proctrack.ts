@@ -7,6 +7,7 @@
 // the step daemon falls back to linuxproc (see PluginChoices.proctrackFallback).
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
+import type { PluginChoices } from './types.js';
 
 export const CGROUP_V2_ROOTS = ['/sys/fs/cgroup', '/sys/fs/cgroup/unified'];
 
@@ -15,6 +16,13 @@ let chosen: 'proctrack/cgroup' | 'proctrack/linuxproc' | undefined;
 export function defaultProctrack(): 'proctrack/cgroup' | 'proctrack/linuxproc' {
   chosen ??= CGROUP_V2_ROOTS.some(writableV2) ? 'proctrack/cgroup' : 'proctrack/linuxproc';
   return chosen;
+}
+
+/** The cluster's proctrack plugin, else the host's strongest, with linuxproc to fall back on. */
+export function proctrackChoice(given: string | undefined): Pick<PluginChoices, 'proctrack' | 'proctrackFallback'> {
+  if (given !== undefined) return { proctrack: given };
+  const proctrack = defaultProctrack();
+  return proctrack === 'proctrack/cgroup' ? { proctrack, proctrackFallback: 'proctrack/linuxproc' } : { proctrack };
 }
 
 // cgroup.controllers marks a v2 hierarchy; ours is its `tslurm` directory, or the root itself

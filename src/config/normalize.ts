@@ -4,11 +4,11 @@
 import { resolve } from 'node:path';
 import { INFINITE, NO_VAL } from '../core/slurm-constants.js';
 import { DEFAULT_PLUGINS } from './plugin-names.js';
-import { defaultProctrack } from './default-proctrack.js';
+import { proctrackChoice } from './default-proctrack.js';
 import { ALL_NODES, type NodeEntry, type PartitionEntry, type TopEntry } from './schema.js';
 import type { Draft } from './shapes.js';
 import { topologyOf } from './topology.js';
-import type { ClusterConfig, NodeConfig, PartitionConfig, PluginChoices, PreemptMode } from './types.js';
+import type { ClusterConfig, NodeConfig, PartitionConfig, PreemptMode } from './types.js';
 
 export interface Origin {
   /** Absolute path of the file, or '<built-in default>'. */
@@ -62,13 +62,6 @@ export function normalize(draft: Draft, origin: Origin): ClusterConfig {
     ...(top.accounting?.purge_after !== undefined && { accounting: { purgeAfter: top.accounting.purge_after } }),
     options: pluginOptions(top, authType, keyFile),
   };
-}
-
-// The cluster's proctrack plugin, else the host's strongest, with linuxproc to fall back on.
-function proctrackChoice(given: string | undefined): Pick<PluginChoices, 'proctrack' | 'proctrackFallback'> {
-  if (given !== undefined) return { proctrack: given };
-  const proctrack = defaultProctrack();
-  return proctrack === 'proctrack/cgroup' ? { proctrack, proctrackFallback: 'proctrack/linuxproc' } : { proctrack };
 }
 
 // auth.key_file reaches the auth plugin as its `key_file` option (host.options), the way every

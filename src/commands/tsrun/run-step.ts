@@ -50,16 +50,17 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
   try {
     const mpi = await loadMpi(registry, req.mpi ?? config.plugins.mpiDefault);
     const stateDir = resolveStateDir(config);
-    const alloc = await resolveAllocation(req, config, log, stateDir);
+    const allocating = resolveAllocation(req, config, log, stateDir);
+    // The node-side plugins load while the controller answers; their failure counts once the
+    // allocation is held (and is then released like any failed step).
+    const loading = req.testOnly ? undefined : nodePlugins(registry, config, mpi);
+    loading?.catch(() => {});
+    const alloc = await allocating;
     // What the job ends with when the step could not run (slurmstepd's failure to launch).
     let waitStatus = 1 << 8;
     try {
       if (req.testOnly) return reportTestOnly(alloc, log);
-      const plugins: StepdPlugins = {
-        mpi,
-        container: new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs),
-        proctrack: await loadProctrack(registry, config.plugins),
-      };
+      const plugins = await loading!;
       const pty = req.pty ? terminalSize(log) : undefined;
       // srun --pty: only task 0 is heard, and it alone reads the terminal (srun(1)).
       if (pty) req = { ...req, output: req.output ?? '0', error: req.error ?? '0', input: req.input ?? '0', unbuffered: true };
@@ -86,6 +87,11 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
   } finally {
     await registry.finiAll();
   }
+}
+
+async function nodePlugins(registry: PluginRegistry, config: ClusterConfig, mpi: MpiFacade): Promise<StepdPlugins> {
+  const container = new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs);
+  return { mpi, container, proctrack: await loadProctrack(registry, config.plugins) };
 }
 
 /**
