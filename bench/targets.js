@@ -51,6 +51,12 @@ const commands = [
   { label: 'node -e 0', argv: [node, '-e', '0'] },
   { label: 'tsrun -n1 true', argv: [node, bin('tsrun'), '-n1', 'true'], options: embedded },
   { label: 'tsrun -n8 true', argv: [node, bin('tsrun'), '-n8', 'true'], options: embedded },
+  // The first tsrun on a state directory starts the controller (the rows above find it up).
+  {
+    label: 'tsrun -n1 true, cold',
+    argv: ['sh', '-c', `d=$(mktemp -d "${work}/cold.XXXXXX") && TSLURM_STATE_DIR=$d TSLURM_CTLD_IDLE_EXIT=2 exec "${node}" "${bin('tsrun')}" -n1 true`],
+    options: embedded,
+  },
   { label: 'tsqueue', argv: [node, bin('tsqueue')], options: served },
   { label: 'tsinfo', argv: [node, bin('tsinfo')], options: served },
   { label: 'tscontrol show job 1', argv: [node, bin('tscontrol'), 'show', 'job', '1'], options: served },
@@ -71,6 +77,7 @@ const floor = m.get('node -e 0');
 console.log(`issue 19 targets, medians of ${runs} interleaved rounds${slurm ? ' (real Slurm answering: second reference)' : ' (no real Slurm here)'}`);
 row('tsrun -n1 true', m.get('tsrun -n1 true'), 'node -e 0', floor, 1.5);
 row('tsrun -n1 true', m.get('tsrun -n1 true'), 'srun -n1 true', m.get('srun -n1 true'));
+row('tsrun -n1 true, cold', m.get('tsrun -n1 true, cold'), 'node -e 0', floor);
 row('tsrun -n8 true', m.get('tsrun -n8 true'), 'srun -n8 true', m.get('srun -n8 true'), 1.0);
 row('tsrun -n8 true', m.get('tsrun -n8 true'), 'node -e 0', floor, 2.0);
 for (const [ts, real] of [['tsqueue', 'squeue'], ['tsinfo', 'sinfo'], ['tscontrol show job 1', 'scontrol show job'], ['tsbatch --wrap=true', 'sbatch --wrap=true']]) {

@@ -5,7 +5,7 @@
 // code again (the gpu.yaml one once asked for GPUs in a partition that has none).
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../helpers/run-bin.js';
@@ -57,11 +57,18 @@ describe('README examples', () => {
   }
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', PATH: `${shims}:${process.env.PATH}`, TSLURM_STATE_DIR: state, TSLURM_CTLD_IDLE_EXIT: '600' };
   for (const name of ['TSLURM_CONF', 'SLURM_CONF', 'SLURM_JOB_ID', 'TSLURM_DEBUG']) delete env[name];
+  // An example naming another cluster file gets that cluster's own state directory, as a user
+  // does (XDG_STATE_HOME/tslurm/<cluster>): the controller its tsrun starts is that cluster's.
+  const xdg = path.join(root, 'xdg');
+  const envFor = (line: string) => (line.includes('--cluster ') ? { ...env, TSLURM_STATE_DIR: undefined, XDG_STATE_HOME: xdg } : env);
   afterAll(async () => {
     // Batch jobs outlive their controller: end the examples' jobs (one sleeps) first.
     await execa('bash', ['-c', 'tscancel -u "$(id -un)"'], { cwd: work, env, reject: false });
-    const pid = path.join(state, 'tsctld.pid');
-    if (existsSync(pid)) process.kill(Number(readFileSync(pid, 'utf8')), 'SIGTERM');
+    const clusters = existsSync(path.join(xdg, 'tslurm')) ? readdirSync(path.join(xdg, 'tslurm')).map((c) => path.join(xdg, 'tslurm', c)) : [];
+    for (const dir of [state, ...clusters]) {
+      const pid = path.join(dir, 'tsctld.pid');
+      if (existsSync(pid)) process.kill(Number(readFileSync(pid, 'utf8')), 'SIGTERM');
+    }
   });
 
   const runnable = examples().filter((line) => needsTheReader(line) === undefined);
@@ -74,7 +81,7 @@ describe('README examples', () => {
   });
 
   it.each(runnable)('%s', async (line) => {
-    const r = await execa('bash', ['-c', line], { cwd: work, env, reject: false, timeout: 60_000 });
+    const r = await execa('bash', ['-c', line], { cwd: work, env: envFor(line), reject: false, timeout: 60_000 });
     expect(r.exitCode, `${r.stdout}${r.stderr}`).toBe(0);
   }, 90_000);
 });
