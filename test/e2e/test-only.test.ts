@@ -4,7 +4,8 @@
 // running by a tsbatch --test-only that found none.
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fixture, runBin } from '../helpers/run-bin.js';
 import { testController } from '../helpers/controller.js';
@@ -23,6 +24,15 @@ describe('--test-only', () => {
     expect(r.exitCode).toBe(0);
     expect(existsSync(path.join(ctl.stateDir, 'tsctld.sock'))).toBe(false);
     expect(existsSync(path.join(ctl.stateDir, 'tsctld.pid'))).toBe(false);
+  });
+
+  it('tsrun --test-only with no controller running leaves none running either', async () => {
+    const stateDir = mkdtempSync(path.join(tmpdir(), 'tslurm-testonly-'));
+    const r = await runBin('tsrun', ['--test-only', '-N2', '-n3', 'true'], { env: { TSLURM_CONF: small, TSLURM_STATE_DIR: stateDir, TSLURM_CTLD_IDLE_EXIT: '120' } });
+    expect(r.stderr).toMatch(line('tsrun', 3, 'node[1-2]'));
+    expect(r.exitCode).toBe(0);
+    expect(existsSync(path.join(stateDir, 'tsctld.sock'))).toBe(false);
+    expect(existsSync(path.join(stateDir, 'tsctld.pid'))).toBe(false);
   });
 
   it('counts the CPUs the request needs, without a controller and with one alike', async () => {
