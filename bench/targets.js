@@ -31,6 +31,7 @@ const stateDir = (name) => {
 const baseEnv = { ...process.env, NO_COLOR: '1', TSLURM_CTLD_IDLE_EXIT: '600', TSLURM_CONF: undefined, SLURM_CONF: undefined };
 const embedded = { env: { ...baseEnv, TSLURM_STATE_DIR: stateDir('embedded') }, cwd: work };
 const served = { env: { ...baseEnv, TSLURM_STATE_DIR: stateDir('served') }, cwd: work };
+const wideCluster = { env: { ...baseEnv, TSLURM_STATE_DIR: stateDir('wide') }, cwd: work };
 const slurm = realSlurm();
 
 function realSlurm() {
@@ -90,14 +91,16 @@ for (const [ts, real] of [['tsqueue', 'squeue'], ['tsinfo', 'sinfo'], ['tscontro
   const wide = interleavedMedians(
     [
       { label: 'floor', argv: [node, path.join(here, 'spawn-floor.js'), '256'] },
-      { label: 'tsrun', argv: [node, bin('tsrun'), '--cluster', path.join(here, 'cluster-256.yaml'), '-n256', 'true'], options: embedded },
+      // Its own state directory: one controller serves one cluster.
+      { label: 'tsrun', argv: [node, bin('tsrun'), '--cluster', path.join(here, 'cluster-256.yaml'), '-n256', 'true'], options: wideCluster },
     ],
     Math.max(3, Math.round(runs / 3)),
   );
   row('tsrun -n256 true', wide.get('tsrun'), 'node spawning 256 true', wide.get('floor'), 1.5);
 }
 console.log('  (tsrun --mpi=pmi2 against srun and mpiexec: bench/mpi.js)');
-stopController(served.env.TSLURM_STATE_DIR);
+// The controllers the commands above started on demand.
+for (const options of [served, embedded, wideCluster]) stopController(options.env.TSLURM_STATE_DIR);
 
 // --- the controller: RSS, the array's drain, submit-to-running -----------------------------
 const drainEnv = { ...baseEnv, TSLURM_STATE_DIR: stateDir('drain'), TSLURM_CONF: path.join(here, 'cluster-8cpu.yaml'), TSLURM_MIN_JOB_AGE: '3600' };

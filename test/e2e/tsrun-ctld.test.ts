@@ -200,6 +200,17 @@ describe('tsrun without a controller', () => {
     expect([...shown.stdout.matchAll(/JobState=COMPLETED/g)]).toHaveLength(4);
   });
 
+  it('says so when the controller on its state directory serves another cluster', async () => {
+    const env = { TSLURM_STATE_DIR: mkdtempSync(path.join(os.tmpdir(), 'tslurm-two-')), TSLURM_CTLD_IDLE_EXIT: '2' };
+    expect((await runBin('tsrun', ['true'], { env })).exitCode).toBe(0);
+    const other = await runBin('tsrun', ['--cluster', fixture('clusters', 'gpu.yaml'), '-p', 'gpu', 'true'], { env });
+    expect(other).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr: 'tsrun: error: the controller on this state directory serves cluster tslurm, not gpu: give each cluster a state directory of its own (TSLURM_STATE_DIR)\n',
+    });
+  });
+
   it('queues for a drained node as srun does, saying so first, rather than refusing', async () => {
     const states = fixture('clusters', 'states.yaml'); // n3 DRAIN
     const result = await runBin('tsrun', ['--cluster', states, '-I1', '-w', 'n3', 'true']);

@@ -77,7 +77,7 @@ export async function allocateThroughController(
     try {
       answer = await client.call<AllocateAnswer>('allocate', { desc: jobDescFor(req), testOnly: req.testOnly });
     } catch (error) {
-      throw allocateRefusal(error, req, config, log);
+      throw (await otherCluster(client, config)) ?? allocateRefusal(error, req, config, log);
     }
     link.jobId = answer.jobId;
     if (answer.willRun) {
@@ -117,6 +117,19 @@ export async function allocateThroughController(
     link.close();
     throw error;
   }
+}
+
+/**
+ * A refusal from a controller that serves another cluster on this state directory (a second
+ * cluster file run with the same TSLURM_STATE_DIR) says so, rather than naming the partition
+ * or nodes the other cluster lacks. Asked only after a refusal: a granted job pays nothing.
+ */
+async function otherCluster(client: CtldClient, config: ClusterConfig): Promise<UserError | undefined> {
+  const served = await client.call<{ cluster: string }>('ping').catch(() => undefined);
+  if (served === undefined || served.cluster === config.clusterName) return undefined;
+  return new UserError(
+    `the controller on this state directory serves cluster ${served.cluster}, not ${config.clusterName}: give each cluster a state directory of its own (TSLURM_STATE_DIR)`,
+  );
 }
 
 /** -I SECS: the grant if it comes within the time, else undefined. */
