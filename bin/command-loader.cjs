@@ -41,8 +41,15 @@ function runCached(file) {
   const module = { exports: {} };
   script.runInThisContext()(module.exports, Module.createRequire(file), module, file, path.dirname(file));
   // At exit, so the cache holds the functions this run compiled too, not only the top level.
-  if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => keepCache(script, cacheFile));
+  if (cachedData === undefined || script.cachedDataRejected) cachesToKeep(script, cacheFile);
   return module.exports;
+}
+
+// One exit listener for every cache to write (tsrun --mpi=list loads every built-in plugin).
+const toKeep = [];
+function cachesToKeep(script, cacheFile) {
+  if (toKeep.length === 0) process.once('exit', () => toKeep.forEach(([s, f]) => keepCache(s, f)));
+  toKeep.push([script, cacheFile]);
 }
 
 function keepCache(script, cacheFile) {

@@ -55,7 +55,14 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
     // allocation is held (and is then released like any failed step).
     const loading = req.testOnly ? undefined : nodePlugins(registry, config, mpi);
     loading?.catch(() => {});
-    const alloc = await allocating;
+    let alloc: StepAllocation;
+    try {
+      alloc = await allocating;
+    } catch (error) {
+      // No plugin may still be loading when the registry unloads them all (finiAll below).
+      await loading?.catch(() => {});
+      throw error;
+    }
     // What the job ends with when the step could not run (slurmstepd's failure to launch).
     let waitStatus = 1 << 8;
     try {
