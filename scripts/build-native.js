@@ -27,7 +27,8 @@ export function buildNative(root) {
   const guardNote = buildPlain(cc, root, 'step-guard/tsstep_guard.c', 'tsstep_guard', 'step guard not built (the Node reaper guards steps)');
   const pmixNote = buildPmixServer(cc, root);
   const ptyNote = buildPty(cc, root);
-  return [taskNote, guardNote, pmixNote, ptyNote].filter(Boolean).join('\n') || undefined;
+  const peerNote = buildPlain(cc, root, 'peer-cred/tspeercred.c', 'tspeercred', "tsrestd's local socket needs a token (no peer uid)");
+  return [taskNote, guardNote, pmixNote, ptyNote, peerNote].filter(Boolean).join('\n') || undefined;
 }
 
 // A helper in plain C with no library.

@@ -100,6 +100,11 @@ export class CtldClient {
     });
   }
 
+  /** Whether the connection is gone (the controller stopped): a long-lived user opens a new one. */
+  get lost(): boolean {
+    return this.lostConnection;
+  }
+
   /** This end's address on a TCP connection: one the controller's network reaches this host by. */
   get localAddress(): string | undefined {
     return this.link.socket.localAddress;

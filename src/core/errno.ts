@@ -94,6 +94,12 @@ const table = {
   ESLURM_PLUGIN_INIT_FAILED: [8008, 'Plugin init() callback failed'],
   ESLURM_PLUGIN_MISSING_NAME: [8009, 'Plugin name/type/version symbol missing'],
   ESLURM_PLUGIN_BAD_VERSION: [8010, 'Incompatible plugin version'],
+
+  // slurmrestd's (tsrestd).
+  ESLURM_REST_INVALID_QUERY: [9000, 'Query empty or not RFC7320 compliant'],
+  ESLURM_REST_FAIL_PARSING: [9001, 'Failure during parsing'],
+  ESLURM_REST_INVALID_JOBS_DESC: [9002, 'Jobs description entry not found, empty or not dictionary or list'],
+  ESLURM_REST_EMPTY_RESULT: [9003, 'Nothing found with query'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrnoName = keyof typeof table;

@@ -52,3 +52,16 @@ export function primaryGidOf(name: string): number | undefined {
   }
   return undefined;
 }
+
+/** The home directory /etc/passwd gives a user name; undefined when it has no entry. */
+export function homeOf(name: string): string | undefined {
+  try {
+    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const fields = line.split(':');
+      if (fields[0] === name && fields[5]) return fields[5];
+    }
+  } catch {
+    // no passwd file: unknown
+  }
+  return userInfo().username === name ? userInfo().homedir : undefined;
+}

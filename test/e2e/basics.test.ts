@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { repoRoot, runBin } from '../helpers/run-bin.js';
 
 const version = (JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')) as { version: string }).version;
-const bins = ['tsrun', 'tsbatch', 'tscontrol', 'tsqueue', 'tsinfo', 'tscancel', 'tsctld', 'tsstepd'];
+const bins = ['tsrun', 'tsbatch', 'tscontrol', 'tsqueue', 'tsinfo', 'tscancel', 'tsctld', 'tsstepd', 'tsrestd'];
 
 describe.each(bins)('%s', (bin) => {
   it('prints its version', async () => {
