@@ -72,6 +72,8 @@ const table = {
   ESLURM_PARTITION_DOWN: [2101, 'Partition in DOWN state'],
   ESLURM_INVALID_NICE: [2123, 'Invalid --nice value'],
   ESLURM_INVALID_TIME_MIN_LIMIT: [2124, "Invalid time-min specification (exceeds job's time or other limits)"],
+  // slurmrestd's refusal of a job without `environment` carries this number with its own text.
+  ESLURM_ENVIRONMENT_MISSING: [2127, 'Environment is missing in job'],
 
   // auth/hmac's replay refusal: Slurm has no auth errno for it (auth/munge folds munge's
   // "Replayed credential" into ESLURM_AUTH_CRED_INVALID); this is its nearest code.

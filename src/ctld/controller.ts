@@ -2,6 +2,7 @@
 // and select plugins, batch jobs started through their step daemons, time limits, and the
 // answers to the commands' requests. Everything that changes a job is journaled before it is
 // acknowledged (state/state-store.ts).
+import { DiagStats } from './diag-stats.js';
 import { UserError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { isFinished } from '../core/job-state.js';
@@ -42,6 +43,8 @@ export interface ControllerOptions {
 
 export class Controller implements JobLookup {
   readonly jobs = new Map<number, CtldJob>();
+  /** sdiag's job figures since this controller started. */
+  readonly diag = new DiagStats();
   /** Array job id → its tasks, in task order. */
   readonly arrays = new Map<number, CtldJob[]>();
   /** Pending jobs that carry an expected start (see expected-start.ts). */
@@ -177,7 +180,7 @@ export class Controller implements JobLookup {
   }
 
   removeJob(job: CtldJob): void {
-    this.jobs.delete(job.record.job_id);
+    if (this.jobs.delete(job.record.job_id)) this.diag.notePurged(job.record);
     if (job.arrayJobId !== 0) {
       const left = (this.arrays.get(job.arrayJobId) ?? []).filter((t) => t !== job);
       if (left.length === 0) this.arrays.delete(job.arrayJobId);

@@ -14,6 +14,7 @@ import { lockStateDir } from './ctld-lock.js';
 import { Scheduler } from './scheduler.js';
 import { controllerHandlers } from './rpc-handlers.js';
 import { RpcServer } from '../net/rpc-server.js';
+import { RpcStats } from '../net/rpc-stats.js';
 import { schedulePass } from './schedule.js';
 import { NodeDaemons } from './node-daemons.js';
 import { loadMessageAuth, requireNetworkAuth } from '../net/load-auth.js';
@@ -66,7 +67,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     const daemons = new NodeDaemons(ctl, { cancel: (job, cause) => batch.cancel(job, cause), requeueable: (job) => batch.requeueable(job) }, () => scheduler.kick(), auth);
     const batch: BatchJobs = new BatchJobs(ctl, interactive, daemons, () => scheduler.kick());
     await batch.recover();
-    server = new RpcServer(controllerHandlers({ ctl, batch, interactive, daemons, scheduler, shutdown: () => stopping?.() }), log);
+    const rpcStats = new RpcStats();
+    server = new RpcServer(controllerHandlers({ ctl, batch, interactive, daemons, scheduler, shutdown: () => stopping?.(), rpcStats }), log, undefined, rpcStats);
     const socketPath = controllerSocketPath(stateDir);
     await server.listen(socketPath);
     log.info(`tsctld ${process.pid} serving cluster ${config.clusterName} on ${socketPath}`);

@@ -21,6 +21,8 @@ import type { StepView } from '../protocol/ctld-answers.js';
 import { nodeDaemonHandlers, type NodeDaemons } from './node-daemons.js';
 import { reservationHandlers } from './reservation-handlers.js';
 import { isAdministrator, requireAdministrator } from './administrators.js';
+import { diagHandler } from './diag-handler.js';
+import type { RpcStats } from '../net/rpc-stats.js';
 
 const { SIGKILL } = constants.signals;
 
@@ -45,9 +47,11 @@ export interface ControllerParts {
   scheduler: Scheduler;
   /** Stops the controller (`shutdown`, after its answer). */
   shutdown: () => void;
+  /** The requests the RPC server counts, for `diag`. */
+  rpcStats?: RpcStats;
 }
 
-export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler, shutdown }: ControllerParts): Map<string, Route> {
+export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler, shutdown, rpcStats }: ControllerParts): Map<string, Route> {
   const steps = stepHandlers(ctl);
   // scancel -s of a job: its batch step as `scope` says, then every step it runs.
   const signalJob = async (job: CtldJob, signal: number, scope: SignalScope, userId: number): Promise<void> => {
@@ -146,6 +150,8 @@ export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler
 
     ...nodeDaemonHandlers(daemons, batch),
     ...reservationHandlers(ctl, scheduler),
+
+    diag: diagHandler(ctl, scheduler, rpcStats),
 
     shutdown: async (_body, connection) => {
       requireAdministrator(connection);

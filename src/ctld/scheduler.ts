@@ -3,7 +3,17 @@
 // that kick the scheduler need only this small class.
 import type { Logger } from '../core/log.js';
 
+/** sdiag's main-scheduler figures: passes run, their times (microseconds), the last queue length. */
+export interface CycleFigures {
+  count: number;
+  lastMicros: number;
+  maxMicros: number;
+  totalMicros: number;
+  lastQueueLength: number;
+}
+
 export class Scheduler {
+  readonly cycles: CycleFigures = { count: 0, lastMicros: 0, maxMicros: 0, totalMicros: 0, lastQueueLength: 0 };
   private running: Promise<void> | undefined;
   private again = false;
   private readonly abort = new AbortController();
@@ -35,11 +45,23 @@ export class Scheduler {
     while (this.again && !this.abort.signal.aborted) {
       this.again = false;
       try {
-        await this.pass(this.abort.signal);
+        const started = process.hrtime.bigint();
+        const result = await this.pass(this.abort.signal);
+        this.count(Number((process.hrtime.bigint() - started) / 1000n), result);
       } catch (error) {
         this.log.error(`schedule: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       }
     }
     this.running = undefined;
+  }
+
+  private count(micros: number, result: unknown): void {
+    const c = this.cycles;
+    c.count++;
+    c.lastMicros = micros;
+    c.maxMicros = Math.max(c.maxMicros, micros);
+    c.totalMicros += micros;
+    const pending = (result as { pending?: unknown } | undefined)?.pending;
+    if (typeof pending === 'number') c.lastQueueLength = pending;
   }
 }

@@ -22,6 +22,7 @@ import type { MessageAuth, PeerIdentity } from './message-auth.js';
 import { InputBudget } from './input-budget.js';
 import { inputLimits, type InputLimits } from './input-limits.js';
 import { RateLimitedLog } from './rate-limited-log.js';
+import type { RpcStats } from './rpc-stats.js';
 
 /** The connection a request came on, for requests whose effect lasts as long as it does (tsrun's jobs). */
 export interface RpcConnection {
@@ -65,6 +66,8 @@ export class RpcServer {
     private readonly routes: ReadonlyMap<string, Route>,
     private readonly log: Logger,
     limits: InputLimits = inputLimits(),
+    /** Where each request served is counted (tsctld's sdiag figures); none when not given. */
+    private readonly stats?: RpcStats,
   ) {
     this.limits = limits;
     this.budget = new InputBudget(limits.unauthBufferBytes);
@@ -192,7 +195,10 @@ export class RpcServer {
     try {
       const claimed = connection.identity ? withIdentity(message.body, connection.identity) : message.body;
       const body = checkBody(message.op, route.body, claimed);
-      await link.send(answer(id, await route.handle(body, connection)));
+      const started = process.hrtime.bigint();
+      const result = await route.handle(body, connection);
+      this.stats?.note(message.op, requester(body, connection), Number((process.hrtime.bigint() - started) / 1000n));
+      await link.send(answer(id, result));
     } catch (error) {
       if (error instanceof UserError) {
         void link.send(failure(id, { message: error.message, code: error.code, exitCode: error.exitCode }));
@@ -205,6 +211,13 @@ export class RpcServer {
       }
     }
   }
+}
+
+/** Who made a request: the credential's user, else the user its body names, else this daemon's. */
+function requester(body: unknown, connection: RpcConnection): number {
+  if (connection.identity) return connection.identity.uid;
+  const named = (body as { userId?: unknown } | undefined)?.userId;
+  return typeof named === 'number' ? named : (process.getuid?.() ?? 0);
 }
 
 /**

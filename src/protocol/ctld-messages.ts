@@ -41,6 +41,8 @@ const heldJob = { jobId };
 export const CTLD_BODIES = {
   ping: noBody,
   shutdown: noBody,
+  /** sdiag's figures (ctld/diag-handler.ts). */
+  diag: noBody,
   submit: submission,
   /** Resolves when every job named has ended. */
   wait: v.strictObject({ ids }),

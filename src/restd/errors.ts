@@ -1,71 +1,94 @@
-// Failures as slurmrestd reports them: the answer's `errors` array, one entry per failure with
-// Slurm's errno (`error_number`), its strerror text (`error`), what was being done
-// (`description`) and where (`source`), as slurmrestd 22.05.8 sends them (observed), beside the
-// usual `meta`. The HTTP status follows the errno.
+// Failures as slurmrestd 22.05.8 reports them (observed: /work/ref/restd-slurmrestd-22.05.txt):
+// the answer's `errors` array beside the usual `meta`, each entry with Slurm's errno and its
+// strerror text. 22.05's handlers do not agree on the errno's key, and tsrestd keeps each as
+// observed: `error_number` with `description` and `source` (jobs, cancel, most others),
+// `errno` (a node, partition or reservation looked up by name) and `error_code` (job submission).
+// The HTTP status is 400 for a request that does not parse, 500 for every other refusal.
 import { errnoValue, slurm_strerror, type ErrnoName } from '../core/errno.js';
 import { UserError } from '../core/errors.js';
 import { restMeta, type Meta } from './meta.js';
 
+export type ErrorStyle = 'error_number' | 'errno' | 'error_code';
+
 export interface RestErrorEntry {
-  error: string;
-  error_number: number;
   description?: string;
+  error_number?: number;
+  errno?: number;
+  error_code?: number;
+  error?: string;
   source?: string;
 }
 
 export interface ErrorsBody {
   meta: Meta;
   errors: RestErrorEntry[];
+  [payload: string]: unknown;
+}
+
+export interface RestErrorOptions {
+  style?: ErrorStyle;
+  /** Entries before this one (slurmrestd's "Unknown key" notes before its parse failure). */
+  before?: RestErrorEntry[];
+  status?: number;
 }
 
 /** A request refused with a Slurm errno. */
 export class RestError extends Error {
+  readonly style: ErrorStyle;
+  readonly before: RestErrorEntry[];
+  readonly status: number;
+
   constructor(
     readonly code: ErrnoName,
     readonly description: string,
     readonly source: string,
-    readonly status = statusFor(code),
+    options: RestErrorOptions = {},
   ) {
     super(description);
     this.name = 'RestError';
+    this.style = options.style ?? 'error_number';
+    this.before = options.before ?? [];
+    this.status = options.status ?? statusFor(code);
   }
 
-  get entry(): RestErrorEntry {
-    return { error: slurm_strerror(this.code), error_number: errnoValue(this.code), description: this.description, source: this.source };
+  get entries(): RestErrorEntry[] {
+    return [...this.before, errorEntry(this.code, this.style, this.description, this.source)];
   }
 }
 
-/** The errors body for whatever a handler threw: a refusal with its errno, else Slurm's internal error. */
-export function errorsBody(error: unknown, source: string): { status: number; body: ErrorsBody } {
-  const rest = asRestError(error, source);
-  return { status: rest.status, body: { meta: restMeta(), errors: [rest.entry] } };
+/** One entry in the key order 22.05 writes for `style`. */
+export function errorEntry(code: ErrnoName, style: ErrorStyle, description?: string, source?: string): RestErrorEntry {
+  const error = slurm_strerror(code);
+  const number = errnoValue(code);
+  if (style === 'errno') return { error, errno: number };
+  if (style === 'error_code') return { error_code: number, error };
+  return { description: description ?? '', error_number: number, error, source: source ?? '' };
 }
 
-function asRestError(error: unknown, source: string): RestError {
-  if (error instanceof RestError) return error;
-  // The controller's refusal (ControllerError) or a user error of ours: its errno and text.
-  if (error instanceof UserError) return new RestError(error.code ?? 'SLURM_ERROR', error.message, source);
-  return new RestError('ESLURM_INTERNAL', 'unexpected failure', source);
+/**
+ * The status and body for whatever a handler threw: a refusal with its errno (a controller's
+ * refusal keeps the controller's errno), else Slurm's internal error. `style` and `source` say
+ * how the route reports; `emptyList` names the list a failed lookup still carries, empty.
+ */
+export function errorsBody(error: unknown, route: { source: string; style?: ErrorStyle; emptyList?: string }): { status: number; body: ErrorsBody } {
+  const rest =
+    error instanceof RestError
+      ? error
+      : error instanceof UserError
+        ? new RestError(error.code ?? 'SLURM_ERROR', error.message, route.source, { style: route.style })
+        : new RestError('ESLURM_INTERNAL', 'unexpected failure', route.source, { style: route.style });
+  const body: ErrorsBody = { meta: restMeta(), errors: rest.entries };
+  if (route.emptyList) body[route.emptyList] = [];
+  return { status: rest.status, body };
 }
 
-/** HTTP status per errno: what names no thing found is 404, a bad request 400/422, the rest 500. */
+/** 22.05's statuses: a request that does not parse is 400; every other refusal 500. */
 function statusFor(code: ErrnoName): number {
   switch (code) {
-    case 'ESLURM_INVALID_JOB_ID':
-    case 'ESLURM_INVALID_NODE_NAME':
-    case 'ESLURM_INVALID_PARTITION_NAME':
-    case 'ESLURM_RESERVATION_INVALID':
-    case 'ESLURM_REST_EMPTY_RESULT':
-      return 404;
     case 'ESLURM_REST_FAIL_PARSING':
     case 'ESLURM_REST_INVALID_JOBS_DESC':
-      return 400;
     case 'ESLURM_REST_INVALID_QUERY':
-      return 422;
-    case 'ESLURM_ACCESS_DENIED':
-      return 403;
-    case 'SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR':
-      return 502;
+      return 400;
     default:
       return 500;
   }

@@ -3,6 +3,7 @@
 // fastify from these same facts, so what is served and what is documented cannot differ.
 import type { RestContext } from './context.js';
 import type { RestUser } from './auth.js';
+import type { ErrorStyle } from './errors.js';
 
 export interface RestParameter {
   name: string;
@@ -32,6 +33,11 @@ export interface RestRoute {
   response: string;
   /** Names the failure's `source` in the errors array (Slurm names the call that failed). */
   source: string;
+  /** How its failures name the errno (errors.ts); error_number unless given. */
+  style?: ErrorStyle;
+  /** The list a failed lookup still carries, empty (`jobs` of GET /job/{id}). */
+  emptyList?: string;
+
   handle(request: RestRequest, ctx: RestContext): Promise<object>;
 }
 

@@ -1,17 +1,19 @@
 // tsrestd's HTTP application: fastify with the v0.0.38 components registered once as a shared
 // schema, each route of routes/ registered with its request and answer schemas from them (so
 // requests are checked and answers written by the document /openapi/v3 serves), requests under
-// /slurm/ authenticated first (auth.ts), failures answered with the errors array
-// (errors.ts), and the dashboard's routes (dashboard/index.ts) added last.
+// /slurm/ authenticated first (auth.ts), failures answered as slurmrestd 22.05 answers them
+// (errors.ts; its plain-text lines for a URL or method it does not serve and a body that does
+// not parse), and the dashboard's routes (dashboard/index.ts) added last.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TOOLKIT_VERSION } from '../os/version.js';
-import { UserError } from '../core/errors.js';
 import type { RestContext } from './context.js';
 import type { RestUser } from './auth.js';
-import { errorsBody, RestError } from './errors.js';
+import { UserError } from '../core/errors.js';
+import { errnoValue } from '../core/errno.js';
+import { errorsBody, RestError, type RestErrorEntry } from './errors.js';
 import { COMPONENTS } from './openapi/components.js';
 import { openapiDocument } from './openapi/document.js';
-import type { RestRoute } from './route.js';
+import type { RestRequest, RestRoute } from './route.js';
 import { ROUTES } from './routes/index.js';
 import { registerDashboard } from './dashboard/index.js';
 
@@ -20,10 +22,19 @@ const SHARED = 'openapi';
 /** The largest body taken: a 4 MB script (slurmctld's max_script_size) and its description. */
 const BODY_LIMIT = 5 * 1024 * 1024;
 
+// slurmrestd 22.05's plain-text answers (observed).
+const UNKNOWN_URL = 'Unable find requested URL. Please view /openapi/v3 for API reference.';
+const UNKNOWN_METHOD = 'Requested REST method is not defined at URL. Please view /openapi/v3 for API reference.';
+const UNPARSED = 'Unable to parse query.';
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Who sent it, once authenticated (requests under /slurm/). */
     slurmUser?: RestUser;
+  }
+  interface FastifyContextConfig {
+    /** The tsrestd route a request reached (its failures' style and source). */
+    restRoute?: RestRoute;
   }
 }
 
@@ -52,13 +63,18 @@ export async function buildApp(ctx: RestContext, routes: readonly RestRoute[] = 
       return;
     }
     ctx.log.verbose(`rest: ${request.method} ${request.url}: authentication failed: ${outcome.why}`);
-    // slurmrestd's answer to a request it cannot authenticate: 401 and these words.
     await reply.code(401).type('text/plain').send('Authentication failure');
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => replyError(error, request, reply, ctx));
+  app.setErrorHandler((error: FastifyError, request, reply) => replyFastifyError(error, request, reply, ctx));
+  const served = routes.map((route) => new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}/?$`));
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send(errorsBody(new RestError('ESLURM_REST_INVALID_QUERY', `Unable to find requested URL ${request.method} ${request.url}`, 'HTTP request', 404), 'HTTP request').body);
+    const path = request.url.split('?')[0]!;
+    const known = served.some((pattern) => pattern.test(path));
+    void reply
+      .code(known ? 405 : 404)
+      .type('text/plain')
+      .send(known ? UNKNOWN_METHOD : UNKNOWN_URL);
   });
 
   for (const route of routes) registerRoute(app, route, ctx);
@@ -80,44 +96,88 @@ function registerRoute(app: FastifyInstance, route: RestRoute, ctx: RestContext)
       ...(where === 'path' && { required: list.map((p) => p.name) }),
     };
   };
-  const url = route.path.replace(/\{(\w+)\}/g, ':$1');
   app.route({
     method: route.method,
-    url,
+    url: route.path.replace(/\{(\w+)\}/g, ':$1'),
+    config: { restRoute: route },
     schema: {
       ...(params('path') && { params: params('path') }),
       ...(params('query') && { querystring: params('query') }),
       ...(route.body && { body: shared(route.body) }),
       response: { 200: shared(route.response), default: shared(route.response) },
     },
-    handler: async (request) => {
+    // slurmrestd takes a job description's keys in any case (NAME, Name): the schema's are lower.
+    ...(route.body && { preValidation: async (request: FastifyRequest) => lowerJobKeys(request.body) }),
+    handler: async (request, reply) => {
+      const restRequest: RestRequest = {
+        params: request.params as Record<string, string>,
+        query: (request.query ?? {}) as Record<string, unknown>,
+        body: request.body,
+        user: request.slurmUser!,
+      };
       try {
-        return await route.handle(
-          {
-            params: request.params as Record<string, string>,
-            query: (request.query ?? {}) as Record<string, unknown>,
-            body: request.body,
-            user: request.slurmUser!,
-          },
-          ctx,
-        );
+        return await route.handle(restRequest, ctx);
       } catch (error) {
-        throw Object.assign(error instanceof Error ? error : new Error(String(error)), { restSource: route.source });
+        // A refusal (ours, the controller's) is the answer; anything else is a bug of ours: its
+        // stack in the log, Slurm's internal error in the answer.
+        if (!(error instanceof RestError) && !(error instanceof UserError)) {
+          ctx.log.error(`rest: ${request.method} ${request.url} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        }
+        const { status, body } = errorsBody(error, route);
+        return reply.code(status).send(body);
       }
     },
   });
 }
 
-function replyError(error: FastifyError & { restSource?: string }, request: FastifyRequest, reply: FastifyReply, ctx: RestContext): void {
-  let failure: unknown = error;
-  // fastify's own refusals: a body or query its schema rejects, JSON that does not parse.
-  if (error.validation) failure = new RestError('ESLURM_REST_FAIL_PARSING', `${error.validationContext ?? 'request'}${error.message.replace(/^(body|querystring|params)/, '')}`, 'HTTP request', 400);
-  else if (error.statusCode !== undefined && error.statusCode < 500 && !(error instanceof RestError)) {
-    failure = new RestError('ESLURM_REST_FAIL_PARSING', error.message, 'HTTP request', error.statusCode);
-  } else if (!(error instanceof RestError) && !(error instanceof UserError)) {
-    // A bug of ours: its stack in the log, Slurm's internal error in the answer.
-    ctx.log.error(`rest: ${request.method} ${request.url} failed: ${error.stack ?? error.message}`);
+function lowerJobKeys(body: unknown): void {
+  const job = (body as { job?: unknown } | null)?.job;
+  if (typeof job !== 'object' || job === null || Array.isArray(job)) return;
+  const record = job as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const lower = key.toLowerCase();
+    if (lower === key || lower in record) continue;
+    record[lower] = record[key];
+    delete record[key];
   }
-  const { status, body } = errorsBody(failure, error.restSource ?? 'HTTP request');
+}
+
+// fastify's own refusals, before a handler ran: a body that is not JSON, a body, query or path
+// its schema refuses. Answered as slurmrestd answers what it cannot parse.
+function replyFastifyError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, ctx: RestContext): void {
+  const route = request.routeOptions.config.restRoute;
+  if (error.validation && route) {
+    const problems: RestErrorEntry[] = error.validation.map((issue) => validationEntry(issue, error.validationContext));
+    const signal = error.validationContext === 'querystring' && error.validation.some((issue) => issue.instancePath === '/signal');
+    const failure = signal
+      ? new RestError('ESLURM_REST_INVALID_QUERY', 'invalid signal: 0', 'HTTP request: signal')
+      : new RestError('ESLURM_REST_FAIL_PARSING', 'request does not parse', 'HTTP request', { style: route.style, before: problems });
+    const { status, body } = errorsBody(failure, route);
+    void reply.code(status).send(body);
+    return;
+  }
+  if (error.statusCode !== undefined && error.statusCode < 500) {
+    void reply.code(400).type('text/plain').send(error.statusCode === 413 ? `${UNPARSED} (body too large)` : UNPARSED);
+    return;
+  }
+  ctx.log.error(`rest: ${request.method} ${request.url} failed: ${error.stack ?? error.message}`);
+  const { status, body } = errorsBody(error, route ?? { source: 'HTTP request' });
   void reply.code(status).send(body);
+}
+
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+// One schema problem as slurmrestd words its parse notes: an unknown key, the missing
+// environment (its own errno), else where and what.
+function validationEntry(issue: ValidationIssue, context: string | undefined): RestErrorEntry {
+  if (issue.keyword === 'additionalProperties') return { description: `Unknown key "${String(issue.params.additionalProperty)}"`, source: 'hsearch_r' };
+  if (issue.keyword === 'required' && issue.params.missingProperty === 'environment') {
+    return { error: 'environment must be set', error_code: errnoValue('ESLURM_ENVIRONMENT_MISSING') };
+  }
+  return { description: `${context ?? 'request'}${issue.instancePath} ${issue.message ?? 'is invalid'}`, source: 'HTTP request' };
 }

@@ -1,7 +1,8 @@
 // tscontrol (scontrol): view and change the cluster: `show job|node|partition|step|config|
 // topology|daemons` (nodes live from the controller when one runs), `update`, the job verbs,
 // `wait_job`, `listpids`, `write batch_script|config`, `reconfigure`, `ping` (which starts the
-// controller, as a submission does), `version`, `show plugins` and the hostlist helpers.
+// controller, as a submission does), `version`, `token` (tsrestd's JWT), `show plugins` and
+// the hostlist helpers.
 // Global options go before or after the command, as scontrol's getopt takes them.
 import { printError } from '../../cli/error-line.js';
 import { commandInfo, parseArgs, type CommandTexts } from '../../cli/slurm-opt/command-cli.js';
@@ -118,6 +119,10 @@ async function dispatch(bin: string, command: string, words: string[], options: 
   if (verb === 'ping') {
     const { ping } = await import('./ping.js');
     return ping(options.cluster);
+  }
+  if (verb === 'token') {
+    const { token } = await import('./token.js');
+    return token(words, options.cluster, options.verbose);
   }
   if (verb === 'version') {
     process.stdout.write(`${versionLine(bin)}\n`);

@@ -28,4 +28,5 @@ export const TSCONTROL_COMMANDS = [
   '  wait_job JOB_ID | listpids JOB_ID',
   '  write batch_script JOB_ID [FILE|-] | write config [FILE|-]',
   '  reconfigure | ping | version',
+  '  token [lifespan=SECONDS] [username=NAME]   (for tsrestd: prints SLURM_JWT=...)',
 ];

@@ -14,15 +14,17 @@ const meta = object({
   }),
 });
 
-const error = object(
-  {
-    error: str('error message'),
-    error_number: int('Slurm internal error number'),
-    description: str('what was being done'),
-    source: str('where the error happened'),
-  },
-  ['error', 'error_number'],
-);
+// slurmrestd 22.05 names the errno `error_number` in most answers, `errno` for a node,
+// partition or reservation looked up by name and `error_code` in a submission's answer
+// (observed); an entry may also be a note with description and source only.
+const error = object({
+  description: str('what was being done'),
+  error_number: int('Slurm internal error number'),
+  errno: int('Slurm internal error number (node, partition and reservation lookups)'),
+  error_code: int('Slurm internal error number (job submission)'),
+  error: str('error message'),
+  source: str('where the error happened'),
+});
 
 const ping = object({
   hostname: str('slurm controller hostname'),
@@ -151,15 +153,30 @@ const reservation = object({
   users: str('List of users'),
 });
 
+const rpcByType = object({
+  message_type: str('message type (tslurm\'s request name)'),
+  count: int('rpc count'),
+  average_time: int('average time'),
+  total_time: int('total time'),
+});
+
+const rpcByUser = object({
+  user: str('user'),
+  user_id: int('user id'),
+  count: int('rpc count'),
+  average_time: int('average time'),
+  total_time: int('total time'),
+});
+
 const statistics = object({
-  parts_packed: int('partition records packed'),
   req_time: int('generation time'),
   req_time_start: int('data since'),
   server_thread_count: int('Server thread count'),
-  agent_queue_size: int('Agent queue size'),
-  agent_count: int('Agent count'),
-  agent_thread_count: int('Agent thread count'),
-  dbd_agent_queue_size: int('DBD Agent queue size'),
+  schedule_cycle_max: int('Main Schedule max cycle'),
+  schedule_cycle_last: int('Main Schedule last cycle'),
+  schedule_cycle_total: int('Main Schedule cycle iterations'),
+  schedule_cycle_mean: int('Average time for Schedule Max cycle'),
+  schedule_cycle_per_minute: int('Main Schedule Cycles per minute'),
   schedule_queue_length: int('Main Schedule Last queue length'),
   jobs_submitted: int('Job submitted'),
   jobs_started: int('Job started'),
@@ -169,14 +186,17 @@ const statistics = object({
   jobs_pending: int('Job pending'),
   jobs_running: int('Job running'),
   job_states_ts: int('Job states timestamp'),
+  rpcs_by_message_type: list('Remote Procedure Call statistics by message type', 'v0.0.38_diag_rpcm'),
+  rpcs_by_user: list('Remote Procedure Call statistics by user', 'v0.0.38_diag_rpcu'),
 });
 
+// Without script or job the handler answers as slurmrestd does (500 and 400), not the schema.
 const jobSubmission = object(
   {
     script: str('Executable script (full contents) to run in batch step'),
     job: ref('v0.0.38_job_properties'),
   },
-  ['script', 'job'],
+  [],
   { additionalProperties: false },
 );
 
@@ -184,6 +204,8 @@ export const SIGNAL_NAMES = ['HUP', 'INT', 'QUIT', 'ABRT', 'KILL', 'ALRM', 'TERM
 
 export const COMPONENTS: Record<string, Schema> = {
   'v0.0.38_diag': response({ statistics }),
+  'v0.0.38_diag_rpcm': rpcByType,
+  'v0.0.38_diag_rpcu': rpcByUser,
   'v0.0.38_error': error,
   'v0.0.38_errors': { type: 'array', description: 'Slurm errors', items: ref('v0.0.38_error') },
   'v0.0.38_job_properties': JOB_PROPERTIES,
@@ -196,6 +218,9 @@ export const COMPONENTS: Record<string, Schema> = {
   }),
   'v0.0.38_jobs_response': response({ jobs: list('job descriptions', 'v0.0.38_job_response_properties') }),
   'v0.0.38_meta': meta,
+  // Not a name of slurmrestd's document, which gives DELETE /job/{job_id} no answer schema:
+  // what it sends (observed) is meta and errors alone.
+  'v0.0.38_meta_errors': response({}),
   'v0.0.38_node': node,
   'v0.0.38_nodes_response': response({ nodes: list('nodes info', 'v0.0.38_node') }),
   'v0.0.38_partition': partition,

@@ -32,6 +32,7 @@ export const jobRoute: RestRoute = {
   parameters: [pathParam('job_id', 'Slurm JobID')],
   response: 'v0.0.38_jobs_response',
   source: 'slurm_load_job',
+  emptyList: 'jobs',
   async handle(request, ctx) {
     const id = request.params.job_id!;
     if (!/^\d+(_\d+)?$/.test(id) || Number.parseInt(id, 10) === 0) {
