@@ -7,7 +7,7 @@ import { CTLD_BODIES } from '../../../src/protocol/ctld-messages.js';
 import { STEPD_BODIES } from '../../../src/protocol/stepd-messages.js';
 import { UserError } from '../../../src/core/errors.js';
 
-const NO_BODY = new Set(['ping', 'shutdown', 'cluster_info', 'reconfigure', 'resv_list', 'jobs', 'steps']);
+const NO_BODY = new Set(['ping', 'shutdown', 'diag', 'cluster_info', 'reconfigure', 'resv_list', 'jobs', 'steps']);
 
 function refused(op: string, schema: v.GenericSchema, body: unknown): string {
   try {
