@@ -6,6 +6,7 @@ await import('./mpi.js');
 await import('./tsbatch.js');
 await import('./tsqueue.js');
 await import('./tsacct.js');
+await import('./tsrestd.js');
 await import('./tsstepd.js');
 await import('./net-flood.js');
 await import('./micro-hostlist-bitmap.js').catch((error) => {

@@ -22,6 +22,7 @@ import { nodeDaemonHandlers, type NodeDaemons } from './node-daemons.js';
 import { reservationHandlers } from './reservation-handlers.js';
 import { isAdministrator, requireAdministrator } from './administrators.js';
 import { diagHandler } from './diag-handler.js';
+import { digestedViews } from './jobs-digest.js';
 import type { RpcStats } from '../net/rpc-stats.js';
 
 const { SIGKILL } = constants.signals;
@@ -82,6 +83,7 @@ export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler
     /** `details`: with what `scontrol -d` shows (job-details.ts). */
     jobs: async (body) => {
       const jobs = body?.ids ? body.ids.flatMap((id) => findJobs(ctl, id)) : [...ctl.jobs.values()];
+      if (body?.unlessDigest !== undefined) return digestedViews(jobs.map((job) => jobView(ctl, job)), body.unlessDigest);
       if (body?.details !== true) return jobs.map((job) => jobView(ctl, job));
       const { jobDetails } = await import('./job-details.js');
       return jobs.map((job) => ({ ...jobView(ctl, job), details: jobDetails(ctl, job) }));

@@ -38,7 +38,8 @@ export interface RestRoute {
   /** The list a failed lookup still carries, empty (`jobs` of GET /job/{id}). */
   emptyList?: string;
 
-  handle(request: RestRequest, ctx: RestContext): Promise<object>;
+  /** The answer: an object the route's schema writes, or JSON text already written. */
+  handle(request: RestRequest, ctx: RestContext): Promise<object | string>;
 }
 
 export const pathParam = (name: string, description: string): RestParameter => ({ name, in: 'path', description, schema: { type: 'string' } });

@@ -116,7 +116,9 @@ function registerRoute(app: FastifyInstance, route: RestRoute, ctx: RestContext)
         user: request.slurmUser!,
       };
       try {
-        return await route.handle(restRequest, ctx);
+        const answer = await route.handle(restRequest, ctx);
+        // JSON text already written (the kept job listing) goes out as it is.
+        return typeof answer === 'string' ? reply.type('application/json; charset=utf-8').send(answer) : answer;
       } catch (error) {
         // A refusal (ours, the controller's) is the answer; anything else is a bug of ours: its
         // stack in the log, Slurm's internal error in the answer.

@@ -102,9 +102,12 @@ describe('tsrestd', () => {
   });
 
   it('lists jobs as squeue --json shows them, and one job by id', async () => {
+    // A listing first: tsrestd keeps it, and must not answer with it once the queue changed.
+    const before = (await call(`${V}/jobs`, 'v0.0.38_jobs_response')).json.jobs.length;
     const submitted = await ctl.run('tsbatch', ['--parsable', '--hold', '-J', 'held-one', '--wrap', 'true']);
     const id = Number(submitted.stdout.trim());
     const all = await call(`${V}/jobs`, 'v0.0.38_jobs_response');
+    expect(all.json.jobs.length).toBe(before + 1);
     const job = all.json.jobs.find((j: { job_id: number }) => j.job_id === id);
     expect(job).toMatchObject({ name: 'held-one', job_state: 'PENDING', state_reason: 'JobHeldUser', user_name: 'root' });
     // Every key squeue writes is in the answer: none was dropped by the document's schema.

@@ -1,6 +1,7 @@
 // GET /slurm/v0.0.38/jobs and GET /slurm/v0.0.38/job/{job_id}: the controller's jobs, each as
 // squeue --json writes it (cli/format/job-data.ts: the v0.0.38 shape, pending array tasks kept
-// in one record as slurmctld keeps them).
+// in one record as slurmctld keeps them). The full listing is kept between requests while the
+// controller's list does not change (jobs-listing.ts).
 import { buildRecords } from '../../cli/format/squeue-records.js';
 import { jobToData } from '../../cli/format/job-data.js';
 import { UserError } from '../../core/errors.js';
@@ -8,6 +9,7 @@ import type { JobView } from '../../protocol/job-view.js';
 import { RestError } from '../errors.js';
 import { restMeta } from '../meta.js';
 import { pathParam, updateTime, type RestRoute } from '../route.js';
+import { jobsListing } from '../jobs-listing.js';
 
 export const jobsRoute: RestRoute = {
   method: 'GET',
@@ -18,8 +20,9 @@ export const jobsRoute: RestRoute = {
   response: 'v0.0.38_jobs_response',
   source: 'slurm_load_jobs',
   async handle(request, ctx) {
-    const views = await ctx.controller.call<JobView[]>('jobs', {});
     const since = Number(request.query.update_time ?? 0);
+    if (since <= 0) return jobsListing(ctx);
+    const views = await ctx.controller.call<JobView[]>('jobs', {});
     return { meta: restMeta(), errors: [], jobs: buildRecords(views).filter((rec) => changedSince(rec.members, since)).map((rec) => jobToData(rec, ctx.clusterName)) };
   },
 };

@@ -1,0 +1,138 @@
+// tsrestd's GET /slurm/v0.0.38/jobs with a full queue: 10,000 held jobs (submitted straight
+// over the controller's socket, as bench/tsqueue.js does), asked over TCP with a token on one
+// kept-alive connection, each run paired with a GET /ping (the floor: one controller round
+// trip and an HTTP answer) measured in the same run. Twice: with the queue unchanged between
+// requests (tsrestd sends its kept answer once the controller says the list is the same), and
+// with one job's comment changed before each request (the whole list fetched, converted and
+// written again). Issue 22 asks for the listing in under 200 ms. Prints medians; never passes
+// or fails. TSLURM_BENCH_JOBS changes the count.
+import { execFileSync, spawn } from 'node:child_process';
+import http from 'node:http';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { medianMs } from './lib.js';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const jobs = Number(process.env.TSLURM_BENCH_JOBS ?? 10_000);
+const runs = Number(process.env.BENCH_RUNS ?? 15);
+const cluster = path.join(root, 'fixtures', 'clusters', 'small.yaml');
+const stateDir = path.join(mkdtempSync(path.join(tmpdir(), 'tslurm-bench-restd-')), 'state');
+const env = { ...process.env, TSLURM_STATE_DIR: stateDir, TSLURM_CONF: cluster, NO_COLOR: '1' };
+const node = process.execPath;
+
+const desc = (i) => ({
+  script: '#!/bin/sh\ntrue\n',
+  argv: [],
+  name: `bench${i}`,
+  exclusive: false,
+  overcommit: false,
+  contiguous: false,
+  timeLimit: 0xffffffff,
+  workDir: stateDir,
+  environment: [],
+  hold: true,
+  beginTime: 0,
+  userId: process.getuid(),
+  groupId: process.getgid(),
+  userName: 'bench',
+  submitHost: 'localhost',
+  submitDir: stateDir,
+});
+
+/** Submits `count` held jobs over one connection, a window of requests in flight. */
+function submitHeld(count) {
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(path.join(stateDir, 'tsctld.sock'));
+    let sent = 0;
+    let answered = 0;
+    let pending = '';
+    const send = () => {
+      while (sent < count && sent - answered < 64) {
+        sent++;
+        socket.write(`${JSON.stringify({ v: 256, id: sent, op: 'submit', body: { desc: desc(sent), testOnly: false } })}\n`);
+      }
+    };
+    socket.on('connect', send);
+    socket.on('data', (chunk) => {
+      pending += chunk;
+      let newline;
+      while ((newline = pending.indexOf('\n')) >= 0) {
+        const answer = JSON.parse(pending.slice(0, newline));
+        pending = pending.slice(newline + 1);
+        if (!answer.ok) return reject(new Error(answer.error.message));
+        answered++;
+      }
+      if (answered === count) {
+        socket.end();
+        resolve();
+      } else send();
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** Starts tsrestd on a free TCP port; resolves to its process and base URL. */
+function startRestd() {
+  const child = spawn(node, [path.join(root, 'bin', 'tsrestd.js'), '--listen', '127.0.0.1:0'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const url = /listening on (http:\/\/[^/\s]+)/.exec(out)?.[1];
+      if (url) resolve({ child, url });
+    });
+    child.on('exit', (code) => reject(new Error(`tsrestd exited with ${code}`)));
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+function get(url, headers) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    http
+      .get(url, { agent, headers }, (response) => {
+        let bytes = 0;
+        response.on('data', (chunk) => (bytes += chunk.length));
+        response.on('end', () => {
+          if (response.statusCode !== 200) return reject(new Error(`${url}: HTTP ${response.statusCode}`));
+          resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, bytes });
+        });
+      })
+      .on('error', reject);
+  });
+}
+
+execFileSync(node, [path.join(root, 'bin', 'tsctld.js'), '--cluster', cluster, '--idle-exit', '600'], { env, stdio: 'inherit' });
+const setupStart = process.hrtime.bigint();
+await submitHeld(jobs);
+const setup = Number(process.hrtime.bigint() - setupStart) / 1e9;
+const token = /^SLURM_JWT=(\S+)/.exec(execFileSync(node, [path.join(root, 'bin', 'tscontrol.js'), 'token'], { env, encoding: 'utf8' }))[1];
+const { child, url } = await startRestd();
+const headers = { 'X-SLURM-USER-NAME': process.env.USER ?? execFileSync('id', ['-un'], { encoding: 'utf8' }).trim(), 'X-SLURM-USER-TOKEN': token };
+try {
+  console.log(`tsrestd with ${jobs} held jobs (submitted in ${setup.toFixed(1)} s over the socket), median of ${runs} paired runs`);
+  // A first round each: the controller's and tsrestd's code warmed up.
+  await get(`${url}/slurm/v0.0.38/ping`, headers);
+  const first = await get(`${url}/slurm/v0.0.38/jobs`, headers);
+  for (const changed of [false, true]) {
+    const list = [];
+    const floor = [];
+    for (let i = 0; i < runs; i++) {
+      if (changed) execFileSync(node, [path.join(root, 'bin', 'tscontrol.js'), 'update', 'JobId=1', `Comment=run${i}`], { env, stdio: 'ignore' });
+      floor.push((await get(`${url}/slurm/v0.0.38/ping`, headers)).ms);
+      list.push((await get(`${url}/slurm/v0.0.38/jobs`, headers)).ms);
+    }
+    const ms = medianMs(list);
+    const floorMs = medianMs(floor);
+    const label = `GET /jobs, ${changed ? 'a job changed' : 'unchanged'} (${(first.bytes / 1e6).toFixed(1)} MB)`;
+    console.log(`${label.padEnd(40)} ${ms.toFixed(1).padStart(8)} ms   GET /ping ${floorMs.toFixed(1)} ms   ratio ${(ms / floorMs).toFixed(1)}×  (target < 200 ms)`);
+  }
+  console.log(`load average while measured: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+} finally {
+  agent.destroy();
+  child.kill('SIGTERM');
+  process.kill(Number.parseInt(readFileSync(path.join(stateDir, 'tsctld.pid'), 'utf8'), 10), 'SIGTERM');
+}
