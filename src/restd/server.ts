@@ -54,6 +54,15 @@ export async function buildApp(ctx: RestContext, routes: readonly RestRoute[] = 
     },
   });
   app.addSchema({ $id: SHARED, components: { schemas: COMPONENTS } });
+  // An empty JSON body (a GET a client sent with the JSON content type) is no body, as
+  // slurmrestd takes it; fastify's own parser (kept for the rest: it refuses __proto__ and
+  // constructor.prototype keys) refuses it.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+    if (text === '') return done(null, undefined);
+    parseJson(request, text as string, done);
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/slurm/')) return;

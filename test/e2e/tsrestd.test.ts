@@ -4,7 +4,9 @@
 // refusals as captured from slurmrestd 22.05.8 (/work/ref/restd-slurmrestd-22.05.txt), over its
 // Unix socket (the peer's uid) and TCP (a token from `tscontrol token`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { execa } from 'execa';
 import path from 'node:path';
 import { testController } from '../helpers/controller.js';
 import { startRestd, type RequestOptions, type RestAnswer, type TestRestd } from '../helpers/restd.js';
@@ -220,6 +222,40 @@ describe('tsrestd', () => {
     const asNobody = await call(`${V}/job/${id}`, 'v0.0.38_meta_errors', { ...tcpAs('nobody', rootToken), method: 'DELETE' });
     expect([asNobody.status, asNobody.json.errors]).toEqual([200, []]);
     await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'CANCELLED');
+  });
+
+  it.runIf(asRoot)('takes a local socket peer for its uid (SO_PEERCRED), a submission included', async () => {
+    // A socket every user reaches (the state directory is root's alone).
+    const shared = mkdtempSync(path.join(tmpdir(), 'tsrestd-shared-'));
+    chmodSync(shared, 0o755);
+    const socketPath = path.join(shared, 'rest.sock');
+    const second = await startRestd(ctl, ['--socket', socketPath]);
+    try {
+      const asNobody = async (method: string, target: string, body?: unknown) => {
+        const script = `const http = require('node:http');
+          const req = http.request({ socketPath: ${JSON.stringify(socketPath)}, path: ${JSON.stringify(target)}, method: ${JSON.stringify(method)}, headers: { 'content-type': 'application/json' } }, (res) => {
+            let t = ''; res.on('data', (c) => (t += c)); res.on('end', () => process.stdout.write(JSON.stringify({ status: res.statusCode, text: t })));
+          });
+          req.end(${JSON.stringify(body === undefined ? '' : JSON.stringify(body))});`;
+        const ran = await execa(process.execPath, ['-e', script], { uid: 65534, gid: 65534, cwd: '/', reject: false });
+        expect(ran.stderr).toBe('');
+        return JSON.parse(ran.stdout) as { status: number; text: string };
+      };
+      const listed = await asNobody('GET', `${V}/jobs`);
+      expect(listed.status).toBe(200);
+      expect(check('v0.0.38_jobs_response', JSON.parse(listed.text))).toEqual([]);
+      const submitted = await asNobody('POST', `${V}/job/submit`, { script: '#!/bin/sh\ntrue\n', job: { name: 'peer', hold: true, current_working_directory: '/tmp', environment: { A: '1' } } });
+      const id = JSON.parse(submitted.text).job_id as number;
+      expect(await ctl.jobField(id, 'UserId')).toBe('nobody(65534)');
+      // The peer may cancel its own job, and not root's.
+      const rootJob = Number((await ctl.run('tsbatch', ['--parsable', '--hold', '--wrap', 'true'])).stdout.trim());
+      const refused = await asNobody('DELETE', `${V}/job/${rootJob}`);
+      expect([refused.status, JSON.parse(refused.text).errors[0].error_number]).toEqual([500, 2002]);
+      expect((await asNobody('DELETE', `${V}/job/${id}`)).status).toBe(200);
+      expect(await ctl.jobField(id, 'JobState')).toBe('CANCELLED');
+    } finally {
+      await second.stop();
+    }
   });
 
   it('lists nodes, partitions and reservations as the --json outputs show them', async () => {

@@ -8,7 +8,7 @@ import { UserError } from '../../core/errors.js';
 const examples = [
   'tsrestd                                  # on the Unix socket in the state directory',
   'tsrestd --listen 127.0.0.1:6820          # and on TCP (requests need a token: tscontrol token)',
-  'curl --unix-socket ~/.local/state/tslurm/default/tsrestd.sock http://localhost/slurm/v0.0.38/ping',
+  'curl --unix-socket ~/.local/state/tslurm/tslurm/tsrestd.sock http://localhost/slurm/v0.0.38/ping',
 ];
 
 const OPTIONS: readonly OptionSpec[] = [
