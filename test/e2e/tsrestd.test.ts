@@ -302,6 +302,19 @@ describe('tsrestd', () => {
     expect(after.rpcs_by_user).toEqual(expect.arrayContaining([expect.objectContaining({ user: 'root', user_id: 0 })]));
   });
 
+  it('lists only the jobs changed since update_time', async () => {
+    const all = (await call(`${V}/jobs?update_time=1`, 'v0.0.38_jobs_response')).json.jobs;
+    expect(all.length).toBeGreaterThan(0);
+    const later = Math.floor(Date.now() / 1000) + 3600;
+    expect((await call(`${V}/jobs?update_time=${later}`, 'v0.0.38_jobs_response')).json.jobs).toEqual([]);
+  });
+
+  it('refuses a second tsrestd on the same socket, leaving the first serving', async () => {
+    const second = await ctl.run('tsrestd', []);
+    expect(second).toEqual({ exitCode: 1, stdout: '', stderr: `tsrestd: error: another tsrestd already listens on ${restd.socketPath}\n` });
+    expect((await restd.request(`${V}/ping`)).status).toBe(200);
+  });
+
   it('answers an unknown URL and an unknown method in slurmrestd\'s words', async () => {
     const url = await restd.request(`${V}/nosuch`);
     expect([url.status, url.text]).toEqual([404, 'Unable find requested URL. Please view /openapi/v3 for API reference.']);

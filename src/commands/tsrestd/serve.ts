@@ -1,6 +1,7 @@
 // Running tsrestd: the app (restd/server.ts) on the state directory's Unix socket and on each
 // --listen address, one start line per place it listens, until SIGINT or SIGTERM.
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { chmodSync, rmSync } from 'node:fs';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
@@ -38,6 +39,8 @@ export async function serve(options: ServeOptions): Promise<number> {
   const handle = (request: http.IncomingMessage, response: http.ServerResponse) => app.server.emit('request', request, response);
   const local = http.createServer(handle);
   local.on('connection', (socket) => localSockets.add(socket));
+  // A socket another tsrestd still serves is its; one nobody answers on is left over.
+  if (await answers(socketPath)) throw new UserError(`another tsrestd already listens on ${socketPath}`);
   rmSync(socketPath, { force: true });
   await listen(local, { path: socketPath }, `unix:${socketPath}`);
   // Who may connect is the directory's to say (the state directory is its owner's only); a
@@ -63,6 +66,17 @@ export async function serve(options: ServeOptions): Promise<number> {
   rmSync(socketPath, { force: true });
   controller.close();
   return 0;
+}
+
+function answers(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createConnection(socketPath);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
 }
 
 function listen(server: http.Server, where: { path: string } | { host: string; port: number }, name: string): Promise<void> {
