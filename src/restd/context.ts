@@ -8,6 +8,8 @@ import type { Logger } from '../core/log.js';
 export interface RestContext {
   controller: ControllerLink;
   clusterName: string;
+  /** The controller's host as `scontrol ping` names it: control.address's host, else this one. */
+  controllerHost: string;
   stateDir: string;
   log: Logger;
   /** Who sent `request` (token headers, or the peer of the local socket), or why nobody is known. */

@@ -2,6 +2,7 @@
 // --listen address, one start line per place it listens, until SIGINT or SIGTERM.
 import http from 'node:http';
 import net from 'node:net';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { chmodSync, rmSync } from 'node:fs';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
@@ -28,7 +29,14 @@ export async function serve(options: ServeOptions): Promise<number> {
   prepareStateDir(stateDir);
   const log = createLogger(options.bin, levelFromVerbosity(options.verbose), resilientSink(options.bin));
   const controller = new ControllerLink({ config, stateDir, clusterFile: config.source.startsWith('/') ? config.source : undefined });
-  const ctx: RestContext = { controller, clusterName: config.clusterName, stateDir, log, authenticate: authenticator(stateDir) };
+  const ctx: RestContext = {
+    controller,
+    clusterName: config.clusterName,
+    controllerHost: config.control.host ?? hostname().split('.')[0]!,
+    stateDir,
+    log,
+    authenticate: authenticator(stateDir),
+  };
   const { buildApp } = await import('../../restd/server.js');
   const app = await buildApp(ctx);
   await app.ready();

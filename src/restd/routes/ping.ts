@@ -1,5 +1,4 @@
 // GET /slurm/v0.0.38/ping: is the controller up (slurmrestd asks slurmctld with slurm_ping).
-import { hostname } from 'node:os';
 import { restMeta } from '../meta.js';
 import type { RestRoute } from '../route.js';
 
@@ -15,7 +14,6 @@ export const pingRoute: RestRoute = {
       () => true,
       () => false,
     );
-    // The controller runs on this host (its Unix socket) in every mode tsrestd reaches it by.
-    return { meta: restMeta(), errors: [], pings: [{ hostname: hostname().split('.')[0], ping: up ? 'UP' : 'DOWN', status: up ? 0 : -1, mode: 'primary' }] };
+    return { meta: restMeta(), errors: [], pings: [{ hostname: ctx.controllerHost, ping: up ? 'UP' : 'DOWN', status: up ? 0 : -1, mode: 'primary' }] };
   },
 };
