@@ -1,9 +1,9 @@
 // Who is at the other end of a connection to tsrestd's Unix socket: SO_PEERCRED, which Node
 // cannot ask, read by the native helper tspeercred (native/peer-cred) given the socket as its
 // fd 3. Asked once per connection, and only for a request that brings no token.
-import { spawn } from 'node:child_process';
 import type net from 'node:net';
 import { nativeHelper } from '../stepd/native-helper.js';
+import { startChild } from '../os/spawn.js';
 
 export interface PeerCred {
   uid: number;
@@ -31,14 +31,11 @@ export function peerCred(socket: net.Socket): Promise<PeerCred | undefined> {
 function ask(socket: net.Socket): Promise<PeerCred | undefined> {
   const helper = nativeHelper('tspeercred');
   if (!helper) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const child = spawn(helper, [], { stdio: ['ignore', 'pipe', 'ignore', socket] });
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-    child.on('error', () => resolve(undefined));
-    child.on('close', (code) => {
-      const [uid, gid, pid] = out.trim().split(' ').map(Number);
-      resolve(code === 0 && Number.isInteger(uid) && Number.isInteger(gid) ? { uid: uid!, gid: gid!, pid: pid ?? 0 } : undefined);
-    });
+  const { child, ended, closed } = startChild([helper], { stdio: ['ignore', 'pipe', 'ignore', socket] });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  return Promise.all([ended, closed]).then(([end]) => {
+    const [uid, gid, pid] = out.trim().split(' ').map(Number);
+    return end.kind === 'exited' && end.code === 0 && Number.isInteger(uid) && Number.isInteger(gid) ? { uid: uid!, gid: gid!, pid: pid ?? 0 } : undefined;
   });
 }
