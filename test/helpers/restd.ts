@@ -4,7 +4,6 @@ import http from 'node:http';
 import path from 'node:path';
 import { repoRoot } from './run-bin.js';
 import { execa, type ResultPromise } from 'execa';
-import type { TestController } from './controller.js';
 
 export interface RestAnswer {
   status: number;
@@ -32,7 +31,7 @@ export interface TestRestd {
 }
 
 /** Starts tsrestd (with one TCP listener on a free port) and waits for its start lines. */
-export async function startRestd(ctl: TestController, extraArgs: readonly string[] = [], env: Record<string, string> = {}): Promise<TestRestd> {
+export async function startRestd(ctl: { env: Record<string, string | undefined>; workDir: string }, extraArgs: readonly string[] = [], env: Record<string, string> = {}): Promise<TestRestd> {
   const child = execa(process.execPath, [path.join(repoRoot, 'bin', 'tsrestd.js'), '--listen', '127.0.0.1:0', ...extraArgs], {
     reject: false,
     cwd: ctl.workDir,
