@@ -8,7 +8,7 @@
 // or fails. TSLURM_BENCH_JOBS changes the count.
 import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -149,5 +149,18 @@ try {
 } finally {
   agent.destroy();
   child.kill('SIGTERM');
-  process.kill(Number.parseInt(readFileSync(path.join(stateDir, 'tsctld.pid'), 'utf8'), 10), 'SIGTERM');
+  const ctld = Number.parseInt(readFileSync(path.join(stateDir, 'tsctld.pid'), 'utf8'), 10);
+  process.kill(ctld, 'SIGTERM');
+  // Its 10,000 jobs are tens of megabytes: gone with the controller.
+  for (let i = 0; i < 100 && alive(ctld); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  rmSync(path.dirname(stateDir), { recursive: true, force: true });
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
