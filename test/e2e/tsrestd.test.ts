@@ -4,7 +4,7 @@
 // refusals as captured from slurmrestd 22.05.8 (/work/ref/restd-slurmrestd-22.05.txt), over its
 // Unix socket (the peer's uid) and TCP (a token from `tscontrol token`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execa } from 'execa';
 import path from 'node:path';
@@ -65,6 +65,17 @@ describe('tsrestd', () => {
     expect(Object.keys(document.paths[`${V}/job/{job_id}`]).sort()).toEqual(['delete', 'get']);
     const refs = JSON.stringify(document).match(/#\/components\/schemas\/[\w.]+/g) ?? [];
     for (const ref of new Set(refs)) expect(document.components.schemas[ref.split('/').pop()!], ref).toBeDefined();
+  });
+
+  it("makes tokens as scontrol token does, and refuses as it does", async () => {
+    const made = await ctl.run('tscontrol', ['token', 'LIFESPAN=60', 'username=nobody']);
+    const claims = JSON.parse(Buffer.from(/^SLURM_JWT=[^.]+\.([^.]+)\./.exec(made.stdout)![1]!, 'base64url').toString());
+    expect([claims.sun, claims.exp - claims.iat]).toEqual(['nobody', 60]);
+    expect(JSON.parse(Buffer.from((await token()).split('.')[1]!, 'base64url').toString())).toMatchObject({ sun: 'root' });
+    expect(await ctl.run('tscontrol', ['token', 'bogus=1'])).toEqual({ exitCode: 1, stdout: '', stderr: 'Invalid option: `bogus=1`\n' });
+    expect(await ctl.run('tscontrol', ['token', 'username=no-such-user'])).toEqual({ exitCode: 1, stdout: '', stderr: 'Error fetching token\n' });
+    // The key: made once, the owner's alone.
+    expect(statSync(path.join(ctl.stateDir, 'jwt_hs256.key')).mode & 0o777).toBe(0o600);
   });
 
   it('answers ping on the Unix socket for the peer, and refuses TCP without a token', async () => {
