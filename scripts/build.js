@@ -4,7 +4,7 @@
 // a second pass with one self-contained CommonJS file per client command (dist/main/), then the native helpers (build-native.js), then the public .d.ts files for
 // `tslurm/plugin-api` with tsc.
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -57,6 +57,8 @@ const common = {
   banner: { js: "import { createRequire as __tsCreateRequire } from 'node:module'; const require = __tsCreateRequire(import.meta.url);" },
 };
 await build({ ...common, entryPoints, splitting: true });
+// tsrestd's dashboard page, served as it is (restd/dashboard/assets.ts finds it next to the chunks).
+cpSync(src('src/restd/dashboard/static'), src('dist/dashboard'), { recursive: true });
 
 // The short-lived client commands again, each as one self-contained CommonJS file in dist/main/
 // (the CLI boundary and the command; shared code copied into each), which bin/<command>.js

@@ -1,7 +1,69 @@
-// The dashboard's place in tsrestd (issue 22, item 2): server.ts calls registerDashboard once,
-// after the API routes, with the fastify app and the context the API uses. It serves nothing
-// yet; the dashboard's own work replaces this file.
-import type { FastifyInstance } from 'fastify';
+// The dashboard at `/` of tsrestd: the page's files, its live feed at /dashboard/events fed by
+// one sampler of the controller, and the one-time login of the address tsrestd prints. The page
+// itself holds no data and needs no credentials; the feed is authenticated as the API's
+// requests are, and the page's Cancel and Hold go through the v0.0.38 API itself.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ClusterInfo } from '../../protocol/node-info.js';
+import type { JobView } from '../../protocol/job-view.js';
 import type { RestContext } from '../context.js';
+import { loadAssets } from './assets.js';
+import { streamDashboard } from './events.js';
+import { LoginCodes } from './login.js';
+import { DashboardSampler } from './sampler.js';
 
-export async function registerDashboard(_app: FastifyInstance, _ctx: RestContext): Promise<void> {}
+/** How often the controller is polled unless TSRESTD_DASHBOARD_INTERVAL (seconds) says otherwise. */
+export const DEFAULT_INTERVAL_MS = 3000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The dashboard's address on a TCP listener (`http://host:port/`) with a fresh one-time login. */
+    dashboardLink(base: string): string;
+  }
+}
+
+export function dashboardInterval(env: NodeJS.ProcessEnv = process.env): number {
+  const seconds = Number(env.TSRESTD_DASHBOARD_INTERVAL);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.max(100, seconds * 1000) : DEFAULT_INTERVAL_MS;
+}
+
+export async function registerDashboard(app: FastifyInstance, ctx: RestContext): Promise<void> {
+  const assets = loadAssets();
+  const sampler = new DashboardSampler(
+    {
+      nodes: async () => (await ctx.controller.call<ClusterInfo>('cluster_info')).nodes,
+      jobs: () => ctx.controller.call<JobView[]>('jobs', {}),
+    },
+    dashboardInterval(),
+  );
+  const logins = new LoginCodes(ctx.stateDir);
+  app.decorate('dashboardLink', (base: string) => `${base.endsWith('/') ? base : `${base}/`}#login=${logins.issue()}`);
+  app.addHook('onReady', async () => sampler.start());
+  app.addHook('onClose', async () => sampler.stop());
+
+  const refuse = (reply: FastifyReply, status: number, error: string) =>
+    reply.code(status).send({ errors: [{ error_number: -1, error, description: error, source: 'dashboard' }] });
+
+  app.get('/', async (_request, reply) => {
+    const page = assets.get('index.html')!;
+    return reply.type(page.type).header('cache-control', 'no-cache').send(page.body);
+  });
+  app.get<{ Params: { file: string } }>('/dashboard/:file', async (request, reply) => {
+    const asset = request.params.file === 'index.html' ? undefined : assets.get(request.params.file);
+    if (!asset) return refuse(reply, 404, `no such file: ${request.params.file}`);
+    return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
+  });
+  app.get('/dashboard/events', async (request: FastifyRequest, reply) => {
+    const outcome = await ctx.authenticate(request);
+    if (!outcome.ok) {
+      ctx.log.verbose(`rest: dashboard feed: authentication failed: ${outcome.why}`);
+      return refuse(reply, 401, 'Authentication failure');
+    }
+    streamDashboard(reply, sampler);
+  });
+  app.post<{ Body: { code?: unknown } }>('/dashboard/login', async (request, reply) => {
+    const code = request.body?.code;
+    const session = typeof code === 'string' ? logins.redeem(code) : null;
+    if (!session) return refuse(reply, 401, 'this login link was used already or is not known; sign in with a token from `tscontrol token`');
+    return reply.header('cache-control', 'no-store').send(session);
+  });
+}

@@ -1,0 +1,172 @@
+// The dashboard with a thousand nodes and a thousand jobs (fixtures/clusters/thousand-nodes.yaml:
+// 100 jobs running, 900 held, 20 nodes drained), opened in Debian's chromium through
+// playwright-core: the time from navigation to the grid and the queue drawn (the first frame
+// after the page's first full picture), against the same page loaded with no data (no token:
+// it stops at the sign-in form) in the same run, alternated run by run; and the time one live
+// update of that size takes to draw. Prints figures; never passes or fails. Skipped when
+// chromium is absent.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { medianMs } from './lib.js';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const CHROMIUM = process.env.TSLURM_CHROMIUM ?? '/usr/bin/chromium';
+const runs = Number(process.env.BENCH_RUNS ?? 10);
+const RUNNING = 100;
+const HELD = 900;
+
+if (!existsSync(CHROMIUM)) {
+  console.log(`dashboard: skipped (no chromium at ${CHROMIUM}; apt-get install chromium)`);
+} else {
+  await bench();
+}
+
+async function bench() {
+  const cluster = path.join(root, 'fixtures', 'clusters', 'thousand-nodes.yaml');
+  const stateDir = path.join(mkdtempSync(path.join(tmpdir(), 'tslurm-bench-dash-')), 'state');
+  const env = { ...process.env, TSLURM_STATE_DIR: stateDir, NO_COLOR: '1', TSRESTD_DASHBOARD_INTERVAL: '1' };
+  const bin = (name) => path.join(root, 'bin', `${name}.js`);
+  execFileSync(process.execPath, [bin('tsctld'), '--cluster', cluster, '--idle-exit', '600'], { env, stdio: 'inherit' });
+  let restd;
+  let browser;
+  try {
+    await submit(stateDir, RUNNING, false);
+    await submit(stateDir, HELD, true);
+    execFileSync(process.execPath, [bin('tscontrol'), '--cluster', cluster, 'update', 'NodeName=c[0941-0960]', 'State=DRAIN', 'Reason=bench'], { env });
+    restd = spawn(process.execPath, [bin('tsrestd'), '--cluster', cluster, '--listen', '127.0.0.1:0'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const base = await listening(restd);
+    const token = /SLURM_JWT=(\S+)/.exec(execFileSync(process.execPath, [bin('tscontrol'), '--cluster', cluster, 'token'], { env, encoding: 'utf8' }))[1];
+    const address = `${base}#user=${encodeURIComponent(userInfo().username)}&token=${token}`;
+
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+    // Until the server's sampler has the whole queue, a load would measure a smaller picture.
+    await untilFull(browser, address);
+
+    const full = [];
+    const empty = [];
+    const updates = [];
+    for (let i = -1; i < runs; i++) {
+      const a = await timeLoad(browser, address, true);
+      const b = await timeLoad(browser, base, false);
+      if (i < 0) continue;
+      full.push(a.drawn);
+      empty.push(b.drawn);
+      updates.push(...a.updates);
+    }
+    const f = medianMs(full);
+    const e = medianMs(empty);
+    console.log(`dashboard: ${1000} nodes, ${RUNNING + HELD} jobs in chromium, median of ${runs} alternated loads`);
+    console.log(`  navigation to grid and queue drawn   ${f.toFixed(0).padStart(6)} ms   (target < 1000 ms)`);
+    console.log(`  the same page with no data (floor)   ${e.toFixed(0).padStart(6)} ms   ratio ${(f / e).toFixed(2)}×`);
+    if (updates.length > 0) console.log(`  one live update of that size         ${medianMs(updates).toFixed(0).padStart(6)} ms   (median of ${updates.length}, max ${Math.max(...updates).toFixed(0)} ms)`);
+  } finally {
+    await browser?.close();
+    restd?.kill('SIGTERM');
+    const pid = Number.parseInt(readFileSync(path.join(stateDir, 'tsctld.pid'), 'utf8'), 10);
+    process.kill(pid, 'SIGTERM');
+  }
+}
+
+/** Loads `address` in a new tab; `drawn`: ms from navigation to the first frame after the page's full picture (or the sign-in form). */
+async function timeLoad(browser, address, withData) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    await page.goto(address, { waitUntil: 'commit' });
+    const drawn = await page.evaluate(async (withData) => {
+      const ready = () =>
+        withData ? performance.getEntriesByName('dashboard-drawn').length > 0 : !document.getElementById('signin')?.hidden;
+      while (!ready()) await new Promise((resolve) => setTimeout(resolve, 5));
+      // The frame that shows it: layout and paint included.
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      return performance.now();
+    }, withData);
+    let updates = [];
+    if (withData) {
+      const counts = await page.evaluate(() => [document.querySelectorAll('#nodes li').length, document.querySelectorAll('#running tr, #pending tr').length]);
+      if (counts[0] !== 1000 || counts[1] !== RUNNING + HELD) throw new Error(`drew ${counts[0]} nodes and ${counts[1]} jobs`);
+      // Two more polls arrive as live updates: how long each took to draw.
+      await page.waitForFunction(() => performance.getEntriesByName('dashboard-draw').length >= 3, undefined, { timeout: 30_000 });
+      updates = await page.evaluate(() => performance.getEntriesByName('dashboard-draw').slice(1).map((e) => e.duration));
+    }
+    return { drawn, updates };
+  } finally {
+    await page.close();
+  }
+}
+
+async function untilFull(browser, address) {
+  const page = await browser.newPage();
+  try {
+    await page.goto(address);
+    await page.waitForFunction((n) => document.querySelectorAll('#running tr, #pending tr').length === n, RUNNING + HELD, { timeout: 120_000 });
+  } finally {
+    await page.close();
+  }
+}
+
+function listening(child) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const found = /listening on (http:\/\/[^\s#]+)/.exec(out);
+      if (found) resolve(found[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`tsrestd exited (${code}) before listening`)));
+  });
+}
+
+/** Submits `count` one-CPU jobs over the controller's socket, a window of requests in flight. */
+function submit(stateDir, count, hold) {
+  const desc = (i) => ({
+    script: '#!/bin/sh\nexec sleep 600\n',
+    argv: [],
+    name: hold ? `held${i % 50}` : `run${i}`,
+    exclusive: false,
+    overcommit: false,
+    contiguous: false,
+    timeLimit: 30,
+    workDir: stateDir,
+    environment: [],
+    hold,
+    beginTime: 0,
+    userId: process.getuid(),
+    groupId: process.getgid(),
+    userName: userInfo().username,
+    submitHost: 'localhost',
+    submitDir: stateDir,
+  });
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(path.join(stateDir, 'tsctld.sock'));
+    let sent = 0;
+    let answered = 0;
+    let pending = '';
+    const send = () => {
+      while (sent < count && sent - answered < 64) {
+        sent++;
+        socket.write(`${JSON.stringify({ v: 256, id: sent, op: 'submit', body: { desc: desc(sent), testOnly: false } })}\n`);
+      }
+    };
+    socket.on('connect', send);
+    socket.on('data', (chunk) => {
+      pending += chunk;
+      let newline;
+      while ((newline = pending.indexOf('\n')) >= 0) {
+        const answer = JSON.parse(pending.slice(0, newline));
+        pending = pending.slice(newline + 1);
+        if (!answer.ok) return reject(new Error(answer.error.message));
+        answered++;
+      }
+      if (answered === count) {
+        socket.end();
+        resolve();
+      } else send();
+    });
+    socket.on('error', reject);
+  });
+}

@@ -1,0 +1,109 @@
+// The dashboard's one reader of the controller: every few seconds it asks for the nodes and
+// the jobs, keeps the last hour of load and the log of job ends, and hands each poll to the
+// pages watching as one message. However many pages are open, the controller is asked once.
+import type { JobView } from '../../protocol/job-view.js';
+import type { NodeInfo } from '../../protocol/node-info.js';
+import { LoadHistory, loadSample, type LoadSample } from './history.js';
+import { JobEndLog, type JobEnd } from './job-ends.js';
+import { dashJob, dashNode, type DashJob, type DashNode } from './view.js';
+
+/** Where the sampler reads the cluster: the controller, through tsrestd's client. */
+export interface ClusterReader {
+  nodes(): Promise<NodeInfo[]>;
+  jobs(): Promise<JobView[]>;
+}
+
+/** One poll as the page receives it. */
+export interface DashState {
+  /** Unix milliseconds on the server (the page measures elapsed times against it, not its own clock). */
+  now: number;
+  nodes: DashNode[];
+  /** The queue: pending, running, suspended and completing jobs. */
+  jobs: DashJob[];
+  sample: LoadSample;
+  /** Job ends found by this poll, newest first. */
+  ends: JobEnd[];
+  /** Why the controller could not be read, or null. */
+  error: string | null;
+}
+
+/** What a page is sent when it connects: the last poll, the hour so far and the log. */
+export interface DashWelcome {
+  state: DashState | null;
+  history: readonly LoadSample[];
+  ends: readonly JobEnd[];
+  intervalMs: number;
+}
+
+export type StateListener = (state: DashState) => void;
+
+export class DashboardSampler {
+  private readonly history = new LoadHistory();
+  private readonly endLog = new JobEndLog();
+  private readonly listeners = new Set<StateListener>();
+  private last: DashState | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly reader: ClusterReader,
+    readonly intervalMs: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    void this.tick();
+  }
+
+  /** Stops polling and waits for a poll in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.polling;
+  }
+
+  subscribe(listener: StateListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  welcome(): DashWelcome {
+    return { state: this.last, history: this.history.list(), ends: this.endLog.list(), intervalMs: this.intervalMs };
+  }
+
+  /** Polls once now (the timer's work; tests call it to step the sampler). */
+  async poll(): Promise<DashState> {
+    const now = this.clock();
+    let state: DashState;
+    try {
+      const [nodes, jobs] = await Promise.all([this.reader.nodes(), this.reader.jobs()]);
+      const dashNodes = nodes.map(dashNode);
+      const dashJobs = jobs.map(dashJob);
+      const ends = this.endLog.observe(dashJobs, Math.floor(now / 1000));
+      const queue = dashJobs.filter((job) => !job.ended);
+      const sample = loadSample(now, dashNodes, queue);
+      this.history.add(sample);
+      state = { now, nodes: dashNodes, jobs: queue, sample, ends, error: null };
+    } catch (error) {
+      // A controller that is away (restarting) is shown on the page; the last picture stays.
+      const previous = this.last;
+      const sample = { ...(previous?.sample ?? loadSample(now, [], [])), t: now };
+      state = { now, nodes: previous?.nodes ?? [], jobs: previous?.jobs ?? [], sample, ends: [], error: (error as Error).message };
+    }
+    this.last = state;
+    for (const listener of this.listeners) listener(state);
+    return state;
+  }
+
+  private async tick(): Promise<void> {
+    this.polling = this.poll().then(
+      () => undefined,
+      () => undefined,
+    );
+    await this.polling;
+    // Unreferenced: the sampler never keeps tsrestd alive once its listeners have closed.
+    if (!this.stopped) this.timer = setTimeout(() => void this.tick(), this.intervalMs).unref();
+  }
+}

@@ -1,0 +1,50 @@
+// The queue: running jobs with a bar of elapsed time against their limit, and pending jobs with
+// their reasons, each with its Cancel and Hold/Release buttons. Each poll rewrites the two
+// tables in one go; the buttons are handled by one listener on each table (main.js).
+import { duration, esc } from './format.js';
+
+function actions(job, pending) {
+  const hold = pending
+    ? job.held
+      ? `<button type="button" data-action="release" data-job="${job.jobId}">Release</button>`
+      : `<button type="button" data-action="hold" data-job="${job.jobId}">Hold</button>`
+    : '';
+  return `<td class="actions">${hold}<button type="button" data-action="cancel" data-job="${job.jobId}">Cancel</button></td>`;
+}
+
+function elapsedCell(job, nowSeconds) {
+  const elapsed = Math.max(0, nowSeconds - job.startTime);
+  if (job.timeLimit === null) return `<td class="elapsed"><span class="time">${duration(elapsed)} / UNLIMITED</span></td>`;
+  const limit = job.timeLimit * 60;
+  const fill = Math.min(100, Math.round((elapsed / Math.max(1, limit)) * 100));
+  const late = fill >= 90 ? ' late' : '';
+  return (
+    `<td class="elapsed"><span class="time">${duration(elapsed)} / ${duration(limit)}</span>` +
+    `<span class="bar${late}" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow="${fill}" style="--fill:${fill}%"></span></td>`
+  );
+}
+
+const common = (job) =>
+  `<td class="id">${esc(job.id)}</td><td>${esc(job.name)}</td><td>${esc(job.user)}</td><td>${esc(job.partition)}</td>`;
+
+/** The running (and suspended, completing) jobs' rows. */
+export function runningRows(jobs, nowSeconds) {
+  return jobs
+    .map(
+      (job) =>
+        `<tr data-job="${job.jobId}" data-state="${esc(job.state)}">${common(job)}<td class="state">${esc(job.state)}</td>` +
+        `<td>${esc(job.nodes ?? '')}</td><td class="num">${job.numCpus}</td>${elapsedCell(job, nowSeconds)}${actions(job, false)}</tr>`,
+    )
+    .join('');
+}
+
+/** The pending jobs' rows, with the reason squeue gives. */
+export function pendingRows(jobs) {
+  return jobs
+    .map(
+      (job) =>
+        `<tr data-job="${job.jobId}" data-state="${esc(job.state)}">${common(job)}<td class="reason">${esc(job.reason)}</td>` +
+        `<td class="num">${job.numNodes}</td><td class="num">${job.numCpus}</td>${actions(job, true)}</tr>`,
+    )
+    .join('');
+}
