@@ -9,6 +9,7 @@ await import('./tsacct.js');
 await import('./tsrestd.js');
 await import('./tsstepd.js');
 await import('./net-flood.js');
+await import('./dashboard.js');
 await import('./micro-hostlist-bitmap.js').catch((error) => {
   if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
 });

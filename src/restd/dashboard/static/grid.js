@@ -21,7 +21,7 @@ function cellHtml(n, compact) {
     ? `<span class="letter" aria-hidden="true">${LETTER[n.category]}</span>`
     : `<span class="name">${esc(n.name)}</span><span class="state">${esc(n.state)}</span>` +
       `<span class="bar cpu" style="--fill:${cpu}%"></span><span class="bar mem" style="--fill:${mem}%"></span>`;
-  return `<li class="node s-${n.category}" data-node="${esc(n.name)}" data-state="${esc(n.state)}" title="${esc(title(n))}" aria-label="${esc(title(n))}">${body}</li>`;
+  return `<li class="node s-${n.category}" data-node="${esc(n.name)}" data-state="${esc(n.state)}" title="${esc(title(n))}">${body}</li>`;
 }
 
 // A signature of what a cell shows, to skip the ones that did not change.

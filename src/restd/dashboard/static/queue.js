@@ -9,31 +9,32 @@ function actions(job, pending) {
       ? `<button type="button" data-action="release" data-job="${job.jobId}">Release</button>`
       : `<button type="button" data-action="hold" data-job="${job.jobId}">Hold</button>`
     : '';
-  return `<td class="actions">${hold}<button type="button" data-action="cancel" data-job="${job.jobId}">Cancel</button></td>`;
+  return `<td role="cell" class="actions">${hold}<button type="button" data-action="cancel" data-job="${job.jobId}">Cancel</button></td>`;
 }
 
 function elapsedCell(job, nowSeconds) {
   const elapsed = Math.max(0, nowSeconds - job.startTime);
-  if (job.timeLimit === null) return `<td class="elapsed"><span class="time">${duration(elapsed)} / UNLIMITED</span></td>`;
+  if (job.timeLimit === null) return `<td role="cell" class="elapsed"><span class="time">${duration(elapsed)} / UNLIMITED</span></td>`;
   const limit = job.timeLimit * 60;
   const fill = Math.min(100, Math.round((elapsed / Math.max(1, limit)) * 100));
   const late = fill >= 90 ? ' late' : '';
   return (
-    `<td class="elapsed"><span class="time">${duration(elapsed)} / ${duration(limit)}</span>` +
+    `<td role="cell" class="elapsed"><span class="time">${duration(elapsed)} / ${duration(limit)}</span>` +
     `<span class="bar${late}" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow="${fill}" style="--fill:${fill}%"></span></td>`
   );
 }
 
-const common = (job) =>
-  `<td class="id">${esc(job.id)}</td><td>${esc(job.name)}</td><td>${esc(job.user)}</td><td>${esc(job.partition)}</td>`;
+// Roles spelled out: CSS lays the rows out as grids, and a table shown so loses its implicit roles.
+const cell = (text, cls = '') => `<td role="cell"${cls ? ` class="${cls}"` : ''}>${text}</td>`;
+const common = (job) => cell(esc(job.id), 'id') + cell(esc(job.name)) + cell(esc(job.user)) + cell(esc(job.partition));
 
 /** The running (and suspended, completing) jobs' rows. */
 export function runningRows(jobs, nowSeconds) {
   return jobs
     .map(
       (job) =>
-        `<tr data-job="${job.jobId}" data-state="${esc(job.state)}">${common(job)}<td class="state">${esc(job.state)}</td>` +
-        `<td>${esc(job.nodes ?? '')}</td><td class="num">${job.numCpus}</td>${elapsedCell(job, nowSeconds)}${actions(job, false)}</tr>`,
+        `<tr role="row" data-job="${job.jobId}" data-state="${esc(job.state)}">${common(job)}${cell(esc(job.state), 'state')}` +
+        `${cell(esc(job.nodes ?? ''))}${cell(job.numCpus, 'num')}${elapsedCell(job, nowSeconds)}${actions(job, false)}</tr>`,
     )
     .join('');
 }
@@ -43,8 +44,8 @@ export function pendingRows(jobs) {
   return jobs
     .map(
       (job) =>
-        `<tr data-job="${job.jobId}" data-state="${esc(job.state)}">${common(job)}<td class="reason">${esc(job.reason)}</td>` +
-        `<td class="num">${job.numNodes}</td><td class="num">${job.numCpus}</td>${actions(job, true)}</tr>`,
+        `<tr role="row" data-job="${job.jobId}" data-state="${esc(job.state)}">${common(job)}${cell(esc(job.reason), 'reason')}` +
+        `${cell(job.numNodes, 'num')}${cell(job.numCpus, 'num')}${actions(job, true)}</tr>`,
     )
     .join('');
 }
