@@ -62,7 +62,7 @@ describe('tsrestd', () => {
         .map((p) => `${V}/${p}`)
         .sort(),
     );
-    expect(Object.keys(document.paths[`${V}/job/{job_id}`]).sort()).toEqual(['delete', 'get']);
+    expect(Object.keys(document.paths[`${V}/job/{job_id}`]).sort()).toEqual(['delete', 'get', 'post']);
     const refs = JSON.stringify(document).match(/#\/components\/schemas\/[\w.]+/g) ?? [];
     for (const ref of new Set(refs)) expect(document.components.schemas[ref.split('/').pop()!], ref).toBeDefined();
   });

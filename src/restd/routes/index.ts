@@ -5,6 +5,7 @@ import { diagRoute } from './diag.js';
 import { jobRoute, jobsRoute } from './jobs.js';
 import { submitRoute } from './submit.js';
 import { cancelRoute } from './cancel.js';
+import { updateJobRoute } from './update-job.js';
 import { nodeRoute, nodesRoute } from './nodes.js';
 import { partitionRoute, partitionsRoute } from './partitions.js';
 import { reservationRoute, reservationsRoute } from './reservations.js';
@@ -15,6 +16,7 @@ export const ROUTES: readonly RestRoute[] = [
   jobsRoute,
   jobRoute,
   cancelRoute,
+  updateJobRoute,
   submitRoute,
   nodesRoute,
   nodeRoute,
