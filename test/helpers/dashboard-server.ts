@@ -1,6 +1,6 @@
 // A tsrestd for the dashboard's browser tests and benchmark: started on a test controller's
 // state directory, listening on a free TCP port, with the address a user would open (the
-// printed one-time login link, else a `tscontrol token` in the fragment).
+// printed one-time login link) and one with a `tscontrol token` in the fragment.
 import { execa, type ResultPromise } from 'execa';
 import { userInfo } from 'node:os';
 import path from 'node:path';
@@ -10,10 +10,8 @@ import type { TestController } from './controller.js';
 export interface DashboardServer {
   /** `http://127.0.0.1:PORT/`. */
   base: string;
-  /** What to open: the base with credentials in the fragment. */
+  /** What to open: the printed dashboard address, its one-time login in the fragment. */
   address: string;
-  /** Whether tsrestd printed a one-time login link (else `address` is `tokenAddress`). */
-  printedLogin: boolean;
   /** The base with a `tscontrol token` in the fragment (good for any number of tabs). */
   tokenAddress: string;
   stop(): Promise<void>;
@@ -35,7 +33,7 @@ export async function startDashboardServer(ctl: TestController, cluster: string,
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const found = /listening on (http:\/\/\S+)/.exec(out);
+      const found = /: dashboard: (http:\/\/\S+)\n/.exec(out);
       if (found) resolve(found[1]!);
     });
     void child.then((result) => reject(new Error(`tsrestd exited before listening: ${String(result.stderr)}`)));
@@ -47,8 +45,7 @@ export async function startDashboardServer(ctl: TestController, cluster: string,
   const token = await ctl.run('tscontrol', ['--cluster', cluster, 'token']);
   const jwt = /SLURM_JWT=(\S+)/.exec(token.stdout)?.[1];
   if (!jwt) throw new Error(`tscontrol token gave no token: ${token.stdout}${token.stderr}`);
-  const printedLogin = line.includes('#login=');
-  const base = printedLogin ? line.slice(0, line.indexOf('#')) : line;
+  const base = line.slice(0, line.indexOf('#'));
   const tokenAddress = `${base}#user=${encodeURIComponent(userInfo().username)}&token=${jwt}`;
-  return { base, address: printedLogin ? line : tokenAddress, printedLogin, tokenAddress, stop };
+  return { base, address: line, tokenAddress, stop };
 }

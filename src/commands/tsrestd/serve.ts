@@ -61,7 +61,8 @@ export async function serve(options: ServeOptions): Promise<number> {
     await listen(tcp, address, `${address.host}:${address.port}`);
     const bound = tcp.address() as { address: string; port: number };
     servers.push(tcp);
-    lines.push(`${options.bin}: listening on http://${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${bound.port}/`);
+    const url = `http://${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${bound.port}/`;
+    lines.push(`${options.bin}: listening on ${url}`, `${options.bin}: dashboard: ${app.dashboardLink(url)}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 
