@@ -44,7 +44,15 @@ export async function registerDashboard(app: FastifyInstance, ctx: RestContext):
   );
   const logins = new LoginCodes(ctx.stateDir);
   app.decorate('dashboardLink', (base: string) => `${base.endsWith('/') ? base : `${base}/`}#login=${logins.issue()}`);
-  app.addHook('onReady', async () => sampler.start());
+  // Sampling starts with the first request tsrestd serves, not when the app is ready: a tsrestd
+  // that then fails to listen (another one serves the socket) must not hold a controller
+  // connection open, which would keep it from exiting.
+  let started = false;
+  app.addHook('onRequest', async () => {
+    if (started) return;
+    started = true;
+    sampler.start();
+  });
   app.addHook('onClose', async () => sampler.stop());
 
   const refuse = (reply: FastifyReply, status: number, error: string) =>
