@@ -61,6 +61,8 @@ export function normalize(draft: Draft, origin: Origin): ClusterConfig {
     preempt,
     ...(top.accounting?.purge_after !== undefined && { accounting: { purgeAfter: top.accounting.purge_after } }),
     options: pluginOptions(top, authType, keyFile),
+    ...(top.plugins?.jobcomp !== undefined && { jobcomp: { type: top.plugins.jobcomp, ...(top.plugins.jobcomp_loc !== undefined && { loc: path(top.plugins.jobcomp_loc) }) } }),
+    ...(top.acct_gather_frequency !== undefined && { acctGatherFrequency: top.acct_gather_frequency }),
   };
 }
 

@@ -19,6 +19,7 @@ import {
 } from './schema-kit.js';
 import { address, feature, gres, hostnames, memoryMB, minutes, oneOf } from './values.js';
 import { purgeAfter } from './purge-after.js';
+import { parseGatherFrequency } from './acct-gather.js';
 
 // slurm.conf keeps CPUs, Sockets, CoresPerSocket, ThreadsPerCore, SlurmdTimeout and TreeWidth
 // in 16 bits (s_p_handle_uint16 refuses more than 65535).
@@ -70,6 +71,9 @@ export const TopSchema = strictMap({
       proctrack: v.optional(convert(str, pluginType('proctrack'))),
       sched: v.optional(convert(str, pluginType('sched'))),
       auth: v.optional(convert(str, pluginType('auth'))),
+      // slurm.conf JobCompType and JobCompLoc (where jobcomp/filetxt writes, what jobcomp/script runs).
+      jobcomp: v.optional(convert(str, pluginType('jobcomp'))),
+      jobcomp_loc: v.optional(str),
       // A string is split on ":" like Slurm's PluginDir.
       plugin_dirs: v.optional(listOf((dir) => dir, ':')),
     }),
@@ -91,6 +95,8 @@ export const TopSchema = strictMap({
   nodes: v.optional(v.array(v.unknown(), expected('a list of nodes'))),
   partitions: v.optional(v.array(v.unknown(), expected('a list of partitions'))),
   options: v.optional(anyMap('a mapping of plugin name to its options')),
+  // slurm.conf JobAcctGatherFrequency: seconds between samples of the tasks' use (or task=N).
+  acct_gather_frequency: v.optional(convert(stringOrNumber, parseGatherFrequency)),
 });
 
 export const NODE_STATES = ['UNKNOWN', 'IDLE', 'DOWN', 'DRAIN', 'FUTURE'] as const;

@@ -119,6 +119,10 @@ export interface ClusterConfig {
   accounting?: { purgeAfter?: PurgeAfter };
   /** Per-plugin option blocks (`job_container_tmpfs: {base_path: ...}`), kept raw. */
   options: Record<string, unknown>;
+  /** The job completion plugin (JobCompType, default jobcomp/none) and its JobCompLoc. */
+  jobcomp?: { type: string; loc?: string };
+  /** Seconds between samples of the tasks' use (JobAcctGatherFrequency); see config/acct-gather.ts. */
+  acctGatherFrequency?: number;
   /** Present when the cluster was read from a slurm.conf. */
   slurmConf?: SlurmConfFacts;
 }

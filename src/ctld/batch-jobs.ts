@@ -21,6 +21,8 @@ import type { Launcher } from './schedule.js';
 import type { NodeDaemons } from './node-daemons.js';
 import type { InteractiveJobs } from './interactive-jobs.js';
 import { cancelPendingJob, endReason, endState, stateFor } from './job-end.js';
+import { recordStepUsage } from './step-usage.js';
+import { acctGatherSeconds } from '../config/acct-gather.js';
 
 const { SIGKILL } = constants.signals;
 
@@ -130,6 +132,7 @@ export class BatchJobs implements Launcher {
       stdin: job.desc.input === undefined ? '/dev/null' : batchOutputPath(job.desc.input, patternFacts),
       openMode: job.desc.openMode ?? (job.requeueCount > 0 ? 'append' : 'truncate'),
       killWaitSeconds,
+      acctGatherFrequency: acctGatherSeconds(config),
       memLimitMb: job.desc.memPerNode ?? (job.desc.memPerCpu ?? 0) * (record.job_resrcs?.cpus[0] ?? 1),
       user: { uid: job.desc.userId, gid: job.desc.groupId },
       ...(job.desc.umask !== undefined && { umask: job.desc.umask }),
@@ -286,6 +289,7 @@ export class BatchJobs implements Launcher {
     record.end_time = Math.floor(Date.now() / 1000);
     job.exitStatus = result.status;
     job.reason = endReason(state, result.status);
+    recordStepUsage(job, 'batch', result.usage);
     job.stepdPid = undefined;
     job.batchNode = undefined;
     if (result.failure) ctl.log.error(`job ${record.job_id}: ${result.failure}`);

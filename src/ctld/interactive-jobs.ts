@@ -24,6 +24,7 @@ import type { RpcConnection } from '../net/rpc-server.js';
 import type { CtldHandlers } from './ctld-handlers.js';
 import { checkSubmission, newJob, nextPriority, submitJob } from './submit-job.js';
 import type { AllocateAnswer, Grant, JobOrder } from '../protocol/ctld-answers.js';
+import { recordStepUsage } from './step-usage.js';
 
 interface Holder {
   pid: number;
@@ -104,6 +105,11 @@ export class InteractiveJobs {
     const queued = holder.orders.shift();
     if (queued) return Promise.resolve(queued);
     return new Promise((resolve) => (holder.deliver = resolve));
+  }
+
+  /** The job record, for what its step used (recorded as it completes). */
+  job(jobId: number): CtldJob | undefined {
+    return this.ctl.jobs.get(jobId);
   }
 
   /** tsrun's step ended with this wait status: the job ends (slurm_complete_job). */
@@ -298,6 +304,7 @@ export function interactiveHandlers(jobs: InteractiveJobs): Pick<CtldHandlers, '
     attach: async (body, connection) => jobs.attach(body.jobId, connection),
     watch: async (body) => jobs.watch(body.jobId),
     complete: async (body) => {
+      recordStepUsage(jobs.job(body.jobId), 0, body.usage);
       await jobs.complete(body.jobId, body.status);
       return {};
     },

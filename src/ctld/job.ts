@@ -56,6 +56,8 @@ export interface CtldJob {
   suspendedAt?: number;
   /** Seconds spent suspended so far: they do not count against the time limit. */
   suspendedSeconds?: number;
+  /** What its steps used, by step id (`0`, `batch`): latest samples, then final figures (step-usage.ts). */
+  stepUsage?: Record<string, import('../protocol/step-usage.js').StepUsage>;
   /** The CPU numbers it holds on each of its nodes, by node name (cpu-ids.ts); set at start. */
   cpuIds?: Record<string, string>;
   /** The highest wait status of its steps (Slurm's derived_ec, scontrol's DerivedExitCode). */

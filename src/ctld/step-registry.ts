@@ -25,6 +25,7 @@ import type { CtldHandlers } from './ctld-handlers.js';
 import { isAdministrator } from './administrators.js';
 import { stepRecordOf, type StepFacts } from './accounting/step-record.js';
 import type { StepUsage } from '../protocol/step-usage.js';
+import { recordStepUsage, stepStats } from './step-usage.js';
 
 interface Entry {
   start: StepStart;
@@ -47,6 +48,8 @@ interface Entry {
   ended?: { exitStatus: number; usage: StepUsage | undefined };
   /** tscancel N.S by this user. */
   cancelledBy?: number;
+  /** What its tasks used: the latest sample, then the figures its end brought. */
+  usage?: StepUsage;
 }
 
 const now = (): number => Math.floor(Date.now() / 1000);
@@ -198,7 +201,14 @@ export class StepRegistry {
   end(jobId: number, stepId: number, exitStatus: number, usage?: StepUsage): void {
     const entry = this.entries.get(keyOf(jobId, stepId));
     if (entry) entry.ended = { exitStatus, usage };
+    if (entry && usage) entry.usage = usage;
     this.drop(keyOf(jobId, stepId));
+  }
+
+  /** A running step's latest sample. */
+  sampled(jobId: number, stepId: number, usage: StepUsage): void {
+    const entry = this.entries.get(keyOf(jobId, stepId));
+    if (entry) entry.usage = usage;
   }
 
   /** The next order for the step's tsrun; `{}` once the step has ended. */
@@ -280,9 +290,9 @@ export class StepRegistry {
       steps.push({ ...common, stepId: 'batch', name: 'batch', startTime: view.startTime, timeLimit: INFINITE, nodes: view.batchHost, nodeCount: 1, ntasks: 1, cpus: 0 });
     }
     const own = [...this.entries.values()].filter((e) => e.start.jobId === view.jobId).sort((a, b) => a.start.stepId - b.start.stepId);
-    for (const { start, startTime, nodes, nodeCount, cpus } of own) {
+    for (const { start, startTime, nodes, nodeCount, cpus, usage } of own) {
       const { name, ntasks, timeLimit, dist, host, pid } = start;
-      steps.push({ ...common, stepId: start.stepId, name, startTime, timeLimit, nodes, nodeCount, ntasks, cpus, dist, host, pid });
+      steps.push({ ...common, stepId: start.stepId, name, startTime, timeLimit, nodes, nodeCount, ntasks, cpus, dist, host, pid, ...(usage && { usage }) });
     }
     return steps;
   }
@@ -338,18 +348,34 @@ function parseStepId(text: string): { jobId: number; stepId?: number | 'batch' }
 }
 
 /** The step requests (registered in controllerHandlers). */
-export function stepHandlers(ctl: Controller): Pick<CtldHandlers, 'step-start' | 'step-end' | 'step-watch' | 'steps' | 'step-cancel'> {
+export function stepHandlers(
+  ctl: Controller,
+): Pick<CtldHandlers, 'step-start' | 'step-end' | 'step-watch' | 'steps' | 'step-cancel' | 'step-usage' | 'step-stats' | 'job-usage'> {
   const registry = new StepRegistry(ctl);
   return {
     'step-start': async (body, connection) => registry.start(body, connection),
     'step-end': async (body) => {
-      registry.end(body.jobId, body.stepId, body.exitStatus);
+      recordStepUsage(ctl.jobs.get(body.jobId), body.stepId, body.usage);
+      registry.end(body.jobId, body.stepId, body.exitStatus, body.usage);
       // slurmctld keeps the highest step status as the job's derived exit code.
       const job = ctl.jobs.get(body.jobId);
       if (job && Number.isInteger(body.exitStatus) && body.exitStatus > (job.derivedExitStatus ?? 0)) job.derivedExitStatus = body.exitStatus;
       return {};
     },
     'step-watch': async (body) => registry.watch(body.jobId, body.stepId),
+    'step-usage': async (body) => {
+      recordStepUsage(ctl.jobs.get(body.jobId), body.stepId, body.usage);
+      if (body.stepId !== 'batch') registry.sampled(body.jobId, body.stepId, body.usage);
+      return {};
+    },
+    /** What each step of a job the controller still knows used (final figures once ended). */
+    'job-usage': async (body) => ({ steps: ctl.jobs.get(Number.parseInt(body.id, 10))?.stepUsage ?? {} }),
+    /** tssstat: a running job's steps with their latest figures (step-usage.ts). */
+    'step-stats': async (body) => {
+      const known = ctl.jobs.has(Number.parseInt(body.id, 10));
+      const listed = known ? registry.list(body.id.split('.')[0]) : [];
+      return { steps: stepStats(ctl, listed, body.id), known };
+    },
     steps: async (body) => ({ steps: registry.list(body?.id) }),
     /** Answers per id, as the `cancel` request does. */
     'step-cancel': async (body) => {

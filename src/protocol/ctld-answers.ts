@@ -1,6 +1,7 @@
 // What the controller answers the commands and orders their tsrun/tsalloc to do: the types both
 // sides are written against, here beside the requests (ctld-messages.ts) so that a command
 // never reads the controller's own files to learn the shape of an answer.
+import type { StepUsage } from './step-usage.js';
 
 /** The answer to `submit` (and part of `allocate`'s for --test-only). */
 export interface SubmitAnswer {
@@ -59,6 +60,8 @@ export interface StepView {
   dist?: string;
   host?: string;
   pid?: number;
+  /** What it used: its latest sample while it runs. */
+  usage?: StepUsage;
 }
 
 /**

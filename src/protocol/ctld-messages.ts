@@ -8,7 +8,8 @@ import { JobDescSchema } from './job-desc.js';
 import { BatchCompleteSchema, NodeNameBodySchema, NodeNamesSchema, NodeRegistrationSchema } from './node-messages.js';
 import { ReservationRequestSchema } from './reservation.js';
 import { caller, count, int, jobId, jobIdText, minutes, noBody, signal, text, waitStatus } from './schema-kit.js';
-import { StepEndSchema, StepRefSchema, StepStartSchema } from './step-messages.js';
+import { StepEndSchema, StepRefSchema, StepStartSchema, StepUsageSampleSchema } from './step-messages.js';
+import { StepUsageSchema } from './step-usage-schema.js';
 
 const ids = v.array(jobIdText);
 
@@ -83,12 +84,15 @@ export const CTLD_BODIES = {
   allocation: v.strictObject(heldJob),
   attach: v.strictObject(heldJob),
   watch: v.strictObject(heldJob),
-  complete: v.strictObject({ ...heldJob, status: waitStatus }),
+  complete: v.strictObject({ ...heldJob, status: waitStatus, usage: v.optional(StepUsageSchema) }),
 
   // Steps of a job run by a tsrun inside it (step-registry.ts).
   'step-start': StepStartSchema,
   'step-end': StepEndSchema,
   'step-watch': StepRefSchema,
+  'step-usage': StepUsageSampleSchema,
+  'step-stats': v.strictObject({ id: jobIdText }),
+  'job-usage': v.strictObject({ id: jobIdText }),
   steps: v.optional(v.strictObject({ id: v.optional(jobIdText) })),
   'step-cancel': v.strictObject({ ...caller, ids, signal: v.optional(signal) }),
 

@@ -1,6 +1,7 @@
 // What a tsstepd node daemon tells the controller: its registration and heartbeats, the end of
 // the batch steps it runs; and what tsrun asks about the daemons' addresses.
 import * as v from 'valibot';
+import { StepUsageSchema } from './step-usage-schema.js';
 import { count, int, jobId, pid, port, text } from './schema-kit.js';
 
 const nodeName = text(1024);
@@ -31,6 +32,8 @@ export const BatchResultSchema = v.strictObject({
   cause: v.nullable(v.picklist(KILL_CAUSES)),
   /** The daemon could not start the script (output file, exec failure): why. */
   failure: v.nullable(v.string()),
+  /** What the script and its children used (absent when nothing was gathered). */
+  usage: v.optional(StepUsageSchema),
 });
 
 export const BatchCompleteSchema = v.strictObject({

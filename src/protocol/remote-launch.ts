@@ -6,6 +6,7 @@
 // step's key.
 import type { LaunchRequest, RemoteLaunch } from './stepd-messages.js';
 import type { TaskExit } from '../core/exit-status.js';
+import type { NodeUsage } from './step-usage.js';
 
 // The launch request and its parts are described in protocol/stepd-messages.ts.
 export type { LaunchRequest, RemoteLaunch };
@@ -24,6 +25,7 @@ export type NodeToTsrun =
   | { t: 'exit'; exit: TaskExit }
   | { t: 'derr'; line: string }
   | { t: 'abort'; message: string; error: boolean }
+  | { t: 'usage'; usage: NodeUsage; final: boolean }
   | { t: 'done' };
 
 /** tsrun → node. */

@@ -2,6 +2,7 @@
 // the controller's side), and what tsrun is told back.
 import * as v from 'valibot';
 import { count, jobId, minutes, pid, text, waitStatus } from './schema-kit.js';
+import { StepUsageSchema } from './step-usage-schema.js';
 
 /** A step id as srun numbers them (below Slurm's special step ids, SLURM_PENDING_STEP and up). */
 export const stepId = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xfffffff0 - 1));
@@ -53,4 +54,8 @@ export interface StepGrant {
 
 export const StepRefSchema = v.strictObject({ jobId, stepId });
 
-export const StepEndSchema = v.strictObject({ jobId, stepId, exitStatus: waitStatus });
+/** A step's end, with what its tasks used (absent when nothing was gathered). */
+export const StepEndSchema = v.strictObject({ jobId, stepId, exitStatus: waitStatus, usage: v.optional(StepUsageSchema) });
+
+/** A live sample of a running step's use (every JobAcctGatherFrequency seconds), or the batch step's. */
+export const StepUsageSampleSchema = v.strictObject({ jobId, stepId: v.union([stepId, v.literal('batch')]), usage: StepUsageSchema });

@@ -22,6 +22,40 @@ export interface StepUsage {
   /** Bytes read and written by the tasks (/proc/PID/io), when the kernel reports them. */
   maxDiskReadBytes?: number;
   maxDiskWriteBytes?: number;
+  /** sstat's per-task figures: how many tasks, the least CPU of one task (MinCPU) and where, mean bytes per task. */
+  ntasks?: number;
+  minCpuUsec?: number;
+  minCpuTask?: number;
+  minCpuNode?: string;
+  maxDiskReadTask?: number;
+  maxDiskReadNode?: string;
+  maxDiskWriteTask?: number;
+  maxDiskWriteNode?: string;
+  aveDiskReadBytes?: number;
+  aveDiskWriteBytes?: number;
   /** Unix seconds of the sample: the end of the step, or the latest live sample. */
   sampledAt: number;
+}
+
+/**
+ * What one node saw of one task of a step (the node's report, folded into a StepUsage by
+ * foldStepUsage): peaks over the task and its descendants, CPU time, bytes read and written.
+ */
+export interface TaskUsage {
+  taskId: number;
+  /** Peak resident set and peak virtual size, KiB. */
+  rssKiB: number;
+  vmSizeKiB: number;
+  userCpuUsec: number;
+  systemCpuUsec: number;
+  readBytes?: number;
+  writeBytes?: number;
+}
+
+/** One node's share of a step's usage: its tasks, and the step's cgroup there when it had one. */
+export interface NodeUsage {
+  node: string;
+  tasks: TaskUsage[];
+  /** cpu.stat (and memory.peak, when the memory controller is there) of the step's cgroup on the node. */
+  cgroup?: { userCpuUsec: number; systemCpuUsec: number; memPeakKiB?: number };
 }

@@ -102,6 +102,8 @@ export const StepFactsSchema = v.strictObject({
   workingCluster: v.optional(v.string()),
   /** tsrun's port the nodes reach it on (SLURM_SRUN_COMM_PORT), with launchNodeAddr; 0: none. */
   srunPort: v.optional(int(0, 65535)),
+  /** Seconds between samples of the tasks' use (JobAcctGatherFrequency; 0: final figures only). */
+  acctGatherFrequency: v.optional(int(0, 65535)),
   /** srun --pty: task 0 runs on a terminal of this size (SLURM_PTY_WIN_ROW, SLURM_PTY_WIN_COL). */
   pty: v.optional(v.strictObject({ rows: int(1, 65535), cols: int(1, 65535) })),
 });
@@ -169,6 +171,8 @@ export const BatchSpecSchema = v.strictObject({
   openMode: v.picklist(['append', 'truncate']),
   /** SIGTERM, then SIGKILL after this many seconds (KillWait). */
   killWaitSeconds: seconds,
+  /** Seconds between samples of the script's use (JobAcctGatherFrequency; 0: final figures only). */
+  acctGatherFrequency: v.optional(int(0, 65535)),
   /** The job's memory on this node in MB (--mem, or --mem-per-cpu × CPUs); 0 or absent: none asked for. */
   memLimitMb: v.optional(int(0, Number.MAX_SAFE_INTEGER)),
   /** The job's user (the controller's record of who submitted it). */

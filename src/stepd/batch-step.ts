@@ -2,6 +2,7 @@
 // output in files, the controller's kill request honoured with Slurm's message in the job's
 // output, and the result left for the controller.
 import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { writeFileAtomic } from '../os/atomic-write.js';
 import { constants } from 'node:os';
@@ -20,6 +21,9 @@ import { stepEnvOver } from './step-env.js';
 import type { ContainerTask } from '../plugin-api/job-container.js';
 import type { BatchResult, BatchSpec, KillRequest } from './batch-spec.js';
 import { argvAsUser, cannotEnter, type RunAs } from './run-as.js';
+import { programPid, readRusage } from './usage/task-rusage.js';
+import { gatherBatchUsage } from './usage/batch-usage.js';
+import { DEFAULT_ACCT_GATHER_SECONDS } from '../config/acct-gather.js';
 
 export async function runBatchStep(jobDir: string): Promise<number> {
   const spec = JSON.parse(readFileSync(path.join(jobDir, 'spec.json'), 'utf8')) as BatchSpec;
@@ -110,7 +114,7 @@ async function runScript(
   // to re-export the environment, and orders it as on Slurm); without the helper a shell sets it.
   const helper = taskExecHelper();
   const script = helper
-    ? [helper, ...(spec.rlimits ?? []).flatMap((limit) => ['--rlimit', limit]), '--', spec.script, ...spec.argv]
+    ? [helper, ...(spec.rlimits ?? []).flatMap((limit) => ['--rlimit', limit]), '--rusage-fd', '3', '--', spec.script, ...spec.argv]
     : ['/bin/sh', '-c', 'SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$0" "$@"', spec.script, ...spec.argv];
   // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.
   const task: ContainerTask = {
@@ -126,7 +130,16 @@ async function runScript(
     cwd: task.cwd ?? cwd,
     env: envArrayToObject(env),
     detached: true,
-    stdio: [fds.in, fds.out, fds.err],
+    // fd 3: the helper's report of the script's rusage (usage/task-rusage.ts).
+    stdio: helper ? [fds.in, fds.out, fds.err, 'pipe'] : [fds.in, fds.out, fds.err],
+  });
+  const usage = gatherBatchUsage({
+    nodeName: spec.nodeName,
+    pid: child.pid,
+    rusage: helper && child.pid !== undefined ? readRusage(child.stdio[3] as Readable) : Promise.resolve(undefined),
+    viaHelper: helper !== undefined,
+    frequencySeconds: spec.acctGatherFrequency ?? DEFAULT_ACCT_GATHER_SECONDS,
+    jobDir,
   });
   const exited = new Promise<number | string>((resolve) => {
     child.once('error', (error) => resolve(error.message));
@@ -158,7 +171,8 @@ async function runScript(
     try {
       const { signal, shellOnly } = JSON.parse(readFileSync(path.join(jobDir, 'signal.json'), 'utf8')) as { signal: number; shellOnly?: boolean };
       const name = Object.entries(constants.signals).find(([, n]) => n === signal)?.[0] as NodeJS.Signals | undefined;
-      if (name && shellOnly) child.kill(name);
+      // The batch shell itself: the helper's child when the helper waits for it.
+      if (name && shellOnly) signalPid(helper && child.pid !== undefined ? programPid(child.pid) : child.pid, name);
       else if (name) void container.signal(name).catch(() => {});
     } catch {
       // no request: nothing to send
@@ -168,11 +182,13 @@ async function runScript(
   process.on('SIGHUP', () => {});
 
   const outcome = await exited;
+  const plan = await container.orphanPlan().catch(() => ({}) as { cgroup?: string });
+  const used = await usage.finish(plan.cgroup);
   // The script is gone; whatever it left behind is not (daemons, background jobs).
   const oomKills = await container.close();
   if (killTimer) clearTimeout(killTimer);
   if (typeof outcome === 'string') {
-    return { status: execStatus(outcome), cause: null, failure: `execve(): ${spec.script}: ${outcome}` };
+    return { status: execStatus(outcome), cause: null, failure: `execve(): ${spec.script}: ${outcome}`, ...(used && { usage: used }) };
   }
   if (oomKills > 0) {
     // slurmstepd's line in the job's output; the job's status becomes SIG_OOM (mgr.c).
@@ -181,9 +197,9 @@ async function runScript(
     } catch {
       // the output file may be gone; the status still says it
     }
-    return { status: SIG_OOM, cause: null, failure: null };
+    return { status: SIG_OOM, cause: null, failure: null, ...(used && { usage: used }) };
   }
-  return { status: outcome, cause: null, failure: null };
+  return { status: outcome, cause: null, failure: null, ...(used && { usage: used }) };
 }
 
 /** Runs `work` with the user's groups, gid and uid as the effective ones, then back to root's. */
@@ -240,6 +256,14 @@ function readKillRequest(jobDir: string): KillRequest {
     return JSON.parse(readFileSync(path.join(jobDir, 'kill.json'), 'utf8')) as KillRequest;
   } catch {
     return { cause: 'CANCELLED', at: Math.floor(Date.now() / 1000) };
+  }
+}
+
+function signalPid(pid: number | undefined, signal: NodeJS.Signals): void {
+  try {
+    if (pid !== undefined) process.kill(pid, signal);
+  } catch {
+    // already gone
   }
 }
 

@@ -22,6 +22,9 @@ import { compressHostlist } from '../core/hostlist.js';
 import { execFailure, type TaskExit } from '../core/exit-status.js';
 import { oomEventsMessage } from '../core/oom.js';
 import { argvAsUser, cannotEnter, execProblem } from './run-as.js';
+import { NodeUsageGatherer } from './usage/node-gatherer.js';
+import type { NodeUsage } from '../protocol/step-usage.js';
+import { DEFAULT_ACCT_GATHER_SECONDS } from '../config/acct-gather.js';
 
 /** Where a node's task output and daemon messages go (tsrun in embedded mode, a socket otherwise). */
 export interface NodeIoSink {
@@ -43,6 +46,11 @@ export interface NodeIoSink {
    * node. Without it, this node kills its own tasks.
    */
   abortStep?(message: string, error: boolean): void;
+  /**
+   * What the node's tasks used: a live sample every JobAcctGatherFrequency seconds, then
+   * (`final`) the figures at their end, once every task has ended and before `done` resolves.
+   */
+  usage?(usage: NodeUsage, final: boolean): void;
 }
 
 export type { TaskExit };
@@ -74,6 +82,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     task_dist: step.taskDist,
   };
   const stepDone = new AbortController();
+  const gatherer = new NodeUsageGatherer(nodeName, step.acctGatherFrequency ?? DEFAULT_ACCT_GATHER_SECONDS, (usage) => sink.usage?.(usage, false));
   const tasks: Array<{ taskId: number; spawned: SpawnedTask; epilogEnv: readonly string[] }> = [];
   const report = (error: unknown): void =>
     sink.daemonError(`tsstepd-${nodeName}: error: ${error instanceof Error ? error.message : String(error)}`);
@@ -175,6 +184,9 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       const command = containerWrapped ? joined.argv : asSpawned(spec, joined.argv, program, envForTask, spawnCwd);
       const spawned = spawnTask(command, envForTask, spawnCwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
       tasks.push({ taskId, spawned, epilogEnv });
+      // Sampled from /proc (and the step cgroup's counters): the task stays Node's own child, so
+      // its exit, and the order in which signals end it, are the program's own (see usage/).
+      gatherer.add(taskId, spawned.child.pid, Promise.resolve(undefined), false);
       if (spawned.child.pid !== undefined) {
         sink.taskStarted?.(spawned.child.pid);
         debug.verbose(`task ${taskId} (${spawned.child.pid}) started ${formatSlurmDate(Math.floor(Date.now() / 1000))}`);
@@ -204,6 +216,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     throw error;
   }
 
+  gatherer.start();
   let oomReported = false;
   const done = (async (): Promise<TaskExit[]> => {
     const exits = await Promise.all(
@@ -234,6 +247,8 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     // grandchildren) is killed now, as slurmstepd kills the step's container and waits. Each
     // task leads its own group, so the groups are killed too: a task that ended before
     // proctrack_p_add could see it may have left children there.
+    // The step cgroup's counters, before the container (and its directory) goes.
+    await gatherer.readCgroup('cgroup' in plan ? plan.cgroup : undefined).catch(() => {});
     for (const { spawned } of tasks) signalTaskGroup(spawned.child, 'SIGKILL');
     await signalling;
     closed = true;
@@ -245,6 +260,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     await drainOutput(tasks.map((t) => t.spawned));
     debug.debug('Closing debug channel');
     stepDone.abort();
+    sink.usage?.(await gatherer.finish(), true);
     if (oomKills === 0) return exits;
     // slurmstepd's line, then every task of this node reported as SIG_OOM (mgr.c _send_exit_msg).
     if (!oomReported) report(oomEventsMessage(oomKills, `${step.jobId}.${step.stepId}`));

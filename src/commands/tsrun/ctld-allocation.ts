@@ -177,10 +177,11 @@ function held(link: Link, grant: Grant): StepAllocation {
       control = handlers;
       early.splice(0).forEach(carryOut);
     },
-    release: async (waitStatus) => {
+    sample: (usage) => void link.call(['step-usage', { jobId: grant.jobId, stepId: 0, usage }], 1).catch(() => {}),
+    release: async (waitStatus, usage) => {
       link.stop();
       // A controller that cannot be reached now finds tsrun gone, and ends the job itself.
-      await link.call(['complete', { jobId: grant.jobId, status: waitStatus }], 1).catch(() => {});
+      await link.call(['complete', { jobId: grant.jobId, status: waitStatus, ...(usage && { usage }) }], 1).catch(() => {});
       link.close();
     },
   };

@@ -14,7 +14,7 @@ import type { StepStart } from '../../protocol/step-messages.js';
 import type { StepGrant } from '../../protocol/step-messages.js';
 import type { StepAllocation, StepControl } from './step-allocation.js';
 
-export type RegisteredStep = Pick<StepAllocation, 'control' | 'release'> & { grant: StepGrant };
+export type RegisteredStep = Pick<StepAllocation, 'control' | 'release' | 'sample'> & { grant: StepGrant };
 
 // The controller's refusals of a step that can never run; anything else leaves it unregistered.
 const STEP_REFUSALS = new Set(['ESLURM_TOO_MANY_REQUESTED_CPUS', 'ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE', 'ESLURM_ALREADY_DONE']);
@@ -64,8 +64,9 @@ export async function registerStep(target: CtldTarget, start: StepStart, log: Lo
       control = handlers;
       early.splice(0).forEach(carryOut);
     },
-    release: async (waitStatus) => {
-      await client.call('step-end', { jobId, stepId, exitStatus: waitStatus }).catch(() => {});
+    sample: (usage) => void client.call('step-usage', { jobId, stepId, usage }).catch(() => {}),
+    release: async (waitStatus, usage) => {
+      await client.call('step-end', { jobId, stepId, exitStatus: waitStatus, ...(usage && { usage }) }).catch(() => {});
       client.close();
     },
   };

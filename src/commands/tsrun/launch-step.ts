@@ -20,6 +20,8 @@ import type { StepRequest } from './request.js';
 import { forwardStdin, StepOutput } from './step-io.js';
 import { IoRouting, type StdinPlan } from './io-routing.js';
 import { watchStep } from './step-watch.js';
+import { StepUsageBook } from './step-usage-book.js';
+import type { StepUsage } from '../../protocol/step-usage.js';
 
 export interface LaunchContext {
   req: StepRequest;
@@ -63,6 +65,8 @@ export class StepAbort {
 export interface StepResult {
   exitCode: number;
   waitStatus: number;
+  /** What the step's tasks used, when anything was gathered. */
+  usage?: StepUsage;
 }
 
 export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
@@ -118,6 +122,8 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
     watch.taskExited(exit);
   };
   sink.abortStep = (message, error) => watch.abort(message, error);
+  const usage = new StepUsageBook(alloc.sample?.bind(alloc));
+  sink.usage = (figures, final) => usage.record(figures, final);
   ctx.abort?.attach((message, error) => watch.abort(message, error));
   alloc.control?.({ end: (cause, kill) => watch.end(cause, kill), signal: (signal) => signalAll(signal) });
 
@@ -147,6 +153,7 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
     exits.splice(0, exits.length, ...exits.map((exit) => byTask.get(exit.taskId) ?? exit));
   } finally {
     exitLines.flush();
+    usage.stop();
     watch.stop();
     reaper.done();
     output.flush();
@@ -161,7 +168,8 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
     terminatingSent: exitLines.terminatingSent,
   });
   printSrunLines(folded.messages, log);
-  return { exitCode: folded.exitCode, waitStatus: waitStatusOf(exits) };
+  const used = usage.current();
+  return { exitCode: folded.exitCode, waitStatus: waitStatusOf(exits), ...(used && { usage: used }) };
 }
 
 /** srun's own lines: "error: ..." ones through error(), the rest ("Force Terminated ...") as info. */

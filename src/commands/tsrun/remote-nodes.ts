@@ -188,6 +188,8 @@ class RemoteNodeStep implements NodeStep {
         return this.sink.daemonError(message.line);
       case 'abort':
         return this.sink.abortStep?.(message.message, message.error);
+      case 'usage':
+        return this.sink.usage?.({ ...message.usage, node: this.name }, message.final);
       case 'done':
         this.ended = true;
         this.socket?.end();

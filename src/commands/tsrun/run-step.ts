@@ -12,6 +12,7 @@ import { formatDistribution } from '../../core/task-dist.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { killWaitSeconds } from '../../config/kill-wait.js';
+import { acctGatherSeconds } from '../../config/acct-gather.js';
 import { createPluginRegistry } from '../../plugin-host/create.js';
 import type { PluginRegistry } from '../../plugin-host/registry.js';
 import { MpiFacade } from '../../interfaces/mpi.js';
@@ -65,6 +66,7 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
     }
     // What the job ends with when the step could not run (slurmstepd's failure to launch).
     let waitStatus = 1 << 8;
+    let usage: StepResult['usage'];
     try {
       if (req.testOnly) return reportTestOnly(alloc, log);
       const plugins = await loading!;
@@ -81,6 +83,7 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
         const result = await runWithMpi(req, alloc, layout, facts, plugins, log, config);
         if (req.epilog !== undefined) runSrunEpilog(req.epilog, ids, log);
         waitStatus = result.waitStatus;
+        usage = result.usage;
         return result.exitCode;
       } finally {
         // The job ends with its only step when tsrun created it (DESIGN.md §3 step 7); a step of
@@ -89,7 +92,9 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
         if (alloc.ownJob) await plugins.container.delete(alloc.jobId).catch((error: Error) => log.error(error.message));
       }
     } finally {
-      await alloc.release(req.testOnly ? 0 : waitStatus);
+      // The controller hears of a lost node before the step's end, so the job ends NODE_FAIL.
+      await settledWithin(nodeReports, NODE_REPORT_WAIT_MS);
+      await alloc.release(req.testOnly ? 0 : waitStatus, usage);
     }
   } finally {
     await registry.finiAll();
@@ -196,9 +201,21 @@ function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, 
     workingCluster: workingCluster(config),
     // Embedded tsrun listens on no port (its tasks are its children); daemon mode sets its I/O port.
     srunPort: 0,
+    acctGatherFrequency: acctGatherSeconds(config),
   };
 }
 
+
+/** Reports of lost nodes on their way to the controller (this process runs one step). */
+const nodeReports: Array<Promise<unknown>> = [];
+const NODE_REPORT_WAIT_MS = 5000;
+
+function settledWithin(pending: ReadonlyArray<Promise<unknown>>, ms: number): Promise<unknown> {
+  if (pending.length === 0) return Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([Promise.allSettled(pending), late]).finally(() => clearTimeout(timer));
+}
 
 /** srun's cap on --slurmd-debug. */
 const MAX_SLURMD_DEBUG = 4;
@@ -289,9 +306,10 @@ async function remoteNodes(
       treeWidth: config.control.treeWidth ?? DEFAULT_TREE_WIDTH,
       onNodeLost: (node) => {
         log.verbose(`node ${node} lost; telling the controller`);
-        void CtldClient.open(target)
+        const told = CtldClient.open(target)
           .then((c) => c.call('node-unreachable', { node }).finally(() => c.close()))
           .catch(() => {});
+        nodeReports.push(told);
       },
     };
   } finally {

@@ -1,6 +1,7 @@
 // What a step runs in, whichever way it was obtained (allocation-source.ts): the job's nodes
 // and limits, how its end is reported, and what a controller may ask of it meanwhile.
 import type { CtldTarget } from '../../client/ctld-client.js';
+import type { StepUsage } from '../../protocol/step-usage.js';
 
 export interface StepAllocation {
   jobId: number;
@@ -24,8 +25,10 @@ export interface StepAllocation {
   control?(handlers: StepControl): void;
   /** The controller that granted it (undefined: the embedded one, in this process). */
   controller?: CtldTarget;
-  /** Ends the step (and the job, when tsrun created it), with the step's wait status. */
-  release(waitStatus: number): Promise<void>;
+  /** Ends the step (and the job, when tsrun created it), with the step's wait status and what it used. */
+  release(waitStatus: number, usage?: StepUsage): Promise<void>;
+  /** A live sample of what the running step uses, for the controller (tssstat). */
+  sample?(usage: StepUsage): void;
 }
 
 /** What the controller may ask of a running step. */

@@ -28,6 +28,9 @@ export const TOP_PATH_KEYS: Record<string, string> = {
   'plugins.sched': 'SchedulerType',
   'plugins.auth': 'AuthType',
   'plugins.plugin_dirs': 'PluginDir',
+  'plugins.jobcomp': 'JobCompType',
+  'plugins.jobcomp_loc': 'JobCompLoc',
+  acct_gather_frequency: 'JobAcctGatherFrequency',
   'preempt.type': 'PreemptType',
   'preempt.mode': 'PreemptMode',
   'control.slurmd_timeout': 'SlurmdTimeout',
@@ -55,12 +58,15 @@ export function describe(conf: ConfText, fail: (at: Where, message: string) => v
   set(plugins, 'job_container', get('JobContainerType'));
   set(plugins, 'proctrack', get('ProctrackType'));
   set(plugins, 'sched', get('SchedulerType'));
+  set(plugins, 'jobcomp', get('JobCompType'));
+  set(plugins, 'jobcomp_loc', get('JobCompLoc'));
   // Searched after tslurm's own plugins, like TSLURM_PLUGIN_DIR; a Slurm PluginDir holds no
   // .js modules, so naming one changes nothing.
   set(plugins, 'plugin_dirs', get('PluginDir'));
   const auth = get('AuthType');
   if (auth !== undefined && TSLURM_AUTH.has(auth.toLowerCase())) plugins.auth = auth;
   description.plugins = plugins;
+  set(description, 'acct_gather_frequency', get('JobAcctGatherFrequency'));
   const preempt: Record<string, unknown> = {};
   set(preempt, 'type', get('PreemptType'));
   set(preempt, 'mode', withoutGang(get('PreemptMode')));

@@ -18,7 +18,8 @@ export interface WrittenConf {
 
 const MODEL_KEYS = new Set(
   `ClusterName SlurmctldHost ControlMachine ControlAddr SlurmctldPort StateSaveLocation AuthType PluginDir SelectType SchedulerType
-ProctrackType MpiDefault JobContainerType PreemptType PreemptMode SlurmdTimeout TreeWidth PurgeJobAfter`.split(/\s+/),
+ProctrackType MpiDefault JobContainerType PreemptType PreemptMode SlurmdTimeout TreeWidth PurgeJobAfter
+JobAcctGatherFrequency JobCompType JobCompLoc`.split(/\s+/),
 );
 
 /** The files for `config`, stamped with `when` (scontrol's header line). */
@@ -47,6 +48,11 @@ export function writeSlurmConf(config: ClusterConfig, when: string): WrittenConf
     ['ProctrackType', p.proctrackFallback === undefined ? p.proctrack : undefined],
     ['MpiDefault', p.mpiDefault.replace(/^mpi\//, '')],
     ['JobContainerType', p.jobContainer],
+  ]);
+  section(out, 'LOGGING AND ACCOUNTING', [
+    ['JobAcctGatherFrequency', config.acctGatherFrequency === undefined ? undefined : String(config.acctGatherFrequency)],
+    ['JobCompType', config.jobcomp?.type],
+    ['JobCompLoc', config.jobcomp?.loc],
   ]);
   section(out, 'TIMERS', [
     ['SlurmdTimeout', config.control.slurmdTimeout === undefined ? undefined : String(config.control.slurmdTimeout)],

@@ -37,6 +37,7 @@ export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: St
     container: (plan, open) => ctx.reaper.container(plan, open),
     taskExited: (exit) => uplink.send({ t: 'exit', exit }),
     abortStep: (message, error) => uplink.send({ t: 'abort', message, error }),
+    usage: (usage, final) => uplink.send({ t: 'usage', usage, final }),
   };
   // A root daemon runs the tasks as the credential's user (handleLaunch decided who that is).
   const runAs = runAsFor(launch.user);
