@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 
 const names = { srun: 'tsrun', sbatch: 'tsbatch', squeue: 'tsqueue', sinfo: 'tsinfo', scontrol: 'tscontrol', scancel: 'tscancel', sbcast: 'tsbcast', salloc: 'tsalloc', sacct: 'tsacct' };
+names.sstat = 'tssstat';
 const [name = '', ...argv] = process.argv.slice(2);
 const command = names[name];
 if (command === undefined) {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const NAMES = ['srun', 'sbatch', 'squeue', 'sinfo', 'scontrol', 'scancel', 'sbcast', 'salloc', 'sacct'];
+NAMES.push('sstat');
 const args = process.argv.slice(2);
 if (args.includes('-h') || args.includes('--help') || args.length > 1) {
   const out = args.length > 1 ? process.stderr : process.stdout;

@@ -69,6 +69,7 @@ cpSync(src('src/restd/dashboard/static'), src('dist/dashboard'), { recursive: tr
 // daemons keep the split build: they start rarely, and their built-in plugins share the
 // core's classes (Bitstr's fast paths) through it.
 const clientCommands = ['tsrun', 'tsbatch', 'tsalloc', 'tsqueue', 'tsinfo', 'tscontrol', 'tscancel', 'tsbcast', 'tsacct'];
+clientCommands.push('tssstat');
 await build({
   ...common,
   entryPoints: clientCommands.map((name) => ({ in: `tslurm-main:${name}`, out: `main/${name}` })),

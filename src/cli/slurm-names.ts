@@ -17,6 +17,7 @@ export const SLURM_NAMES: Readonly<Record<string, string>> = {
   sbcast: 'tsbcast',
   salloc: 'tsalloc',
   sacct: 'tsacct',
+  sstat: 'tssstat',
 };
 
 export function isSlurmName(bin: string): boolean {
