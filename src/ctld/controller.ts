@@ -11,6 +11,7 @@ import type { PluginRegistry } from '../plugin-host/registry.js';
 import { Select } from '../interfaces/select.js';
 import type { SelectOps } from '../interfaces/select-defaults.js';
 import { SchedFacade } from '../interfaces/sched.js';
+import type { JobcompFacade } from '../interfaces/jobcomp.js';
 import { JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE, JOB_SUSPENDED, type job_record_t } from '../plugin-api/records.js';
 import type { JobDescriptor } from '../protocol/job-desc.js';
 import { NodeTable } from './node-table.js';
@@ -60,6 +61,8 @@ export class Controller implements JobLookup {
   reservations: Reservations;
   select!: Select;
   sched!: SchedFacade;
+  /** The job completion logging plugin (jobcomp-log.ts; set by the daemon). */
+  jobcomp?: JobcompFacade;
   /**
    * The un-niced priority the last submitted job got; priority/basic counts down from slurmctld's
    * TOP_PRIORITY (observed on 22.05: the first job gets 4294901759).
@@ -67,6 +70,7 @@ export class Controller implements JobLookup {
   lastPriority = 0xffff0000;
   private readonly finishedWaiters = new Map<number, Array<() => void>>();
   private readonly changeListeners = new Set<() => void>();
+  private readonly finishedListeners = new Set<(job: CtldJob) => void>();
   private readonly endingListeners = new Set<(job: CtldJob) => Promise<void>>();
   /** Something changed since select_p_select_nodeinfo_set_all last ran. */
   private nodeinfoStale = true;
@@ -310,10 +314,17 @@ export class Controller implements JobLookup {
 
   /** Call after a job finished (and its step daemon is gone). */
   notifyFinished(job: CtldJob): void {
+    this.finishedListeners.forEach((listener) => listener(job));
     const list = this.finishedWaiters.get(job.record.job_id);
     if (!list || !this.isDone(job)) return;
     this.finishedWaiters.delete(job.record.job_id);
     list.forEach((resolve) => resolve());
+  }
+
+  /** Called once for each job that ends (its state and end time final), e.g. for jobcomp. */
+  onJobFinished(listener: (job: CtldJob) => void): () => void {
+    this.finishedListeners.add(listener);
+    return () => this.finishedListeners.delete(listener);
   }
 
   onChange(listener: () => void): () => void {

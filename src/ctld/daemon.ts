@@ -22,6 +22,7 @@ import { formatEndpoint } from '../net/endpoint.js';
 import { DEFAULT_CTLD_PORT } from '../client/controller-target.js';
 import type { PluginRegistry } from '../plugin-host/registry.js';
 import type { MessageAuth } from '../net/message-auth.js';
+import { loadJobcomp, logJobCompletion } from './jobcomp-log.js';
 
 export interface DaemonOptions {
   config: ClusterConfig;
@@ -59,6 +60,9 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     for (const problem of await ctl.start()) log.error(problem);
     // The accounting store (tsacct), loaded only here: SQLite is no part of the controller core.
     await (await import('./accounting/accounting.js')).attachAccounting(ctl);
+    // Job completion logging (JobCompType): one record for each job that ends from now on.
+    const jobcomp = (ctl.jobcomp = await loadJobcomp(registry, config, log));
+    ctl.onJobFinished((job) => logJobCompletion(jobcomp, ctl!, job));
     // The batch jobs and the node daemons need each other (a batch step runs on a node's
     // daemon; a node set DOWN ends its jobs): the daemons reach the jobs through `batch`,
     // bound once it exists, as the scheduler's pass does.
@@ -105,6 +109,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       if (ctl.select) await ctl.saveSnapshot().catch((error: Error) => log.error(`state save failed: ${error.message}`));
       ctl.store.close();
       ctl.accounting?.close();
+      // The job completion records offered so far are written before the plugin's fini.
+      await ctl.jobcomp?.drain();
     }
     await registry.finiAll();
     lock.release();

@@ -32,3 +32,4 @@ export * from './proctrack.js';
 export * from './auth.js';
 export * from './sched.js';
 export * from './run-command.js';
+export * from './jobcomp.js';

@@ -7,6 +7,7 @@ import { jobContainerSymbols } from '../plugin-api/job-container.js';
 import { proctrackSymbols } from '../plugin-api/proctrack.js';
 import { authSymbols } from '../plugin-api/auth.js';
 import { schedSymbols } from '../plugin-api/sched.js';
+import { jobcompSymbols } from '../plugin-api/jobcomp.js';
 
 export type Cardinality = 'one' | 'per-step' | 'stack';
 
@@ -29,6 +30,7 @@ export const pluginTypes = {
   proctrack: { symbols: proctrackSymbols, aliases: {}, cardinality: 'one', api: { oldest: 0, current: 0 } },
   auth: { symbols: authSymbols, aliases: {}, cardinality: 'one', api: { oldest: 0, current: 0 } },
   sched: { symbols: schedSymbols, aliases: {}, cardinality: 'one', api: { oldest: 0, current: 0 } },
+  jobcomp: { symbols: jobcompSymbols, aliases: {}, cardinality: 'one', api: { oldest: 0, current: 0 } },
 } as const satisfies Record<string, PluginTypeInfo>;
 
 export type PluginMajor = keyof typeof pluginTypes;

@@ -3,7 +3,7 @@
 // repository whose node_modules/tslurm is this package, found through the cluster file's
 // plugins.plugin_dirs, and driven through the built bins — tsrun on its own, and tsbatch
 // through a controller that authenticates every message with auth/digest.
-import { cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { testController } from '../helpers/controller.js';
 import { fixture, repoRoot, runBin } from '../helpers/run-bin.js';
 
-const EXAMPLES = ['auth/digest', 'job_container/tagged', 'mpi/mapping', 'proctrack/pidlist', 'sched/smallfirst', 'select/lastfit'];
+const EXAMPLES = ['auth/digest', 'job_container/tagged', 'jobcomp/jsonl', 'mpi/mapping', 'proctrack/pidlist', 'sched/smallfirst', 'select/lastfit'];
 
 // A plugin author's directory: the example plugins and cluster file, and tslurm installed.
 function authorDir(): string {
@@ -81,6 +81,10 @@ describe('example plugins of every type, outside the repository', () => {
       expect(await field(id, 'Priority')).toBe('4242');
       const out = ctl.read('out.txt').trim().split('\n').sort();
       expect(out).toEqual([`batch node3 job${id}`, `step 0/2@0 job${id}`, `step 1/2@0 job${id}`]);
+      // jobcomp/jsonl: the job's line, with the fields its options block names.
+      const logged = () => readFileSync(path.join(dir, 'jobs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { job_id: number });
+      await ctl.until(() => existsSync(path.join(dir, 'jobs.jsonl')) && logged().some((job) => job.job_id === id));
+      expect(logged().find((job) => job.job_id === id)).toEqual({ job_id: id, name: 'wrap', job_state: 'COMPLETED', exit_code: 0, nodes: 'node3' });
     });
 
     it('sched/smallfirst starts the job asking for fewer nodes first, whatever the submit order', async () => {

@@ -20,6 +20,7 @@ export async function collectPlugins(config: ClusterConfig, log: Logger): Promis
     ['proctrack', config.plugins.proctrack],
     ['sched', config.plugins.sched],
     ['auth', config.plugins.auth],
+    ['jobcomp', config.jobcomp?.type ?? 'jobcomp/none'],
   ];
   const registry = createPluginRegistry(config, log);
   const active = new Map<string, string>(); // type → file that loaded
