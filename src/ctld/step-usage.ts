@@ -10,6 +10,7 @@ import { UserError } from '../core/errors.js';
 import { LIVE_USAGE_FILE } from '../stepd/usage/batch-usage.js';
 import { JOB_RUNNING, JOB_STATE_BASE } from '../plugin-api/records.js';
 import type { StepUsage } from '../protocol/step-usage.js';
+import type { StepStats } from '../protocol/ctld-answers.js';
 import type { Controller } from './controller.js';
 import type { CtldJob } from './job.js';
 
@@ -21,7 +22,7 @@ interface ListedStep {
   ntasks: number;
 }
 
-export type { StepUsage };
+export type { StepStats, StepUsage };
 
 /** Records what step `stepId` of the job used so far (or in all, at its end). */
 export function recordStepUsage(job: CtldJob | undefined, stepId: number | 'batch', usage: StepUsage | undefined): void {
@@ -29,14 +30,6 @@ export function recordStepUsage(job: CtldJob | undefined, stepId: number | 'batc
   job.stepUsage = { ...job.stepUsage, [String(stepId)]: usage };
 }
 
-/** One row of tssstat: a running step and the latest figures of what it used. */
-export interface StepStats {
-  jobId: number;
-  stepId: number | 'batch';
-  nodes: string;
-  ntasks: number;
-  usage?: StepUsage;
-}
 
 /**
  * The running steps of a running job (`12`) or one of them (`12.0`, `12.batch`) with their

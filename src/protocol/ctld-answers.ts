@@ -82,3 +82,12 @@ export interface ResizedAllocation {
   /** SLURM_JOB_CPUS_PER_NODE's form: `4(x2),2`. */
   cpusPerNode: string;
 }
+
+/** One row of tssstat (`step-stats`): a running step and the latest figures of what it used. */
+export interface StepStats {
+  jobId: number;
+  stepId: number | 'batch';
+  nodes: string;
+  ntasks: number;
+  usage?: StepUsage;
+}

@@ -4,7 +4,7 @@
 // does (CONVERT_NUM_UNIT_EXACT: `2264K`), CPU times as sacct's _elapsed_time. tslurm gathers
 // no energy, CPU frequency or page faults: those print as sstat prints them without data.
 import { convertNumUnit } from '../../core/convert-num.js';
-import type { StepStats } from '../../ctld/step-usage.js';
+import type { StepStats } from '../../protocol/ctld-answers.js';
 import type { StepUsage } from '../../protocol/step-usage.js';
 
 export interface FieldSpec {

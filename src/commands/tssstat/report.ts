@@ -6,7 +6,7 @@
 import { connectController, type CtldClient } from '../../client/ctld-client.js';
 import { printError } from '../../cli/error-line.js';
 import type { ClusterConfig } from '../../config/types.js';
-import type { StepStats } from '../../ctld/step-usage.js';
+import type { StepStats } from '../../protocol/ctld-answers.js';
 import type { ChosenField, StepRequestId } from './request.js';
 
 export interface ReportContext {
