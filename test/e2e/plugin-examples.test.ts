@@ -3,7 +3,7 @@
 // repository whose node_modules/tslurm is this package, found through the cluster file's
 // plugins.plugin_dirs, and driven through the built bins — tsrun on its own, and tsbatch
 // through a controller that authenticates every message with auth/digest.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -75,6 +75,9 @@ describe('example plugins of every type, outside the repository', () => {
 
     it('a batch job: sched/smallfirst priority, select/lastfit nodes, the container tag, and a step inside it', async () => {
       const step = `"${process.execPath}" "${path.join(repoRoot, 'bin', 'tsrun.js')}" -n2 sh -c 'echo "step $MAPPING_RANK $CONTAINER_TAG"'`;
+      // The tsrun jobs above were logged too (their own controller, ids from 1): start the file anew.
+      expect(readFileSync(path.join(dir, 'jobs.jsonl'), 'utf8')).toMatch(/"name":"sh","job_state":"COMPLETED"/);
+      rmSync(path.join(dir, 'jobs.jsonl'));
       const result = await tsbatch(['--wait', '-o', 'out.txt', '--wrap', `echo "batch $SLURM_JOB_NODELIST $CONTAINER_TAG"; ${step}`]);
       expect(result).toMatchObject({ exitCode: 0, stderr: '' });
       const id = Number(result.stdout.trim());
