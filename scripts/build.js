@@ -21,7 +21,6 @@ const entryPoints = {
   'plugin-api/index': src('src/plugin-api/index.ts'),
   index: src('src/index.ts'),
   'stepd/reaper': src('src/stepd/reaper-main.ts'),
-  'stepd/batch': src('src/stepd/batch-main.ts'),
   'stepd/bcast-writer': src('src/stepd/bcast-writer-main.ts'),
   // tsctld --simulate, and the in-process harness bench/schedule.js imports.
   'ctld/simulate': src('src/ctld/simulate/index.ts'),

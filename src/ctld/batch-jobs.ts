@@ -1,9 +1,9 @@
-// Batch jobs from allocation to the end (slurmctld's launch_job and job_complete): the batch
-// step daemon is started detached with the job's files, watched (as its parent, or by polling
-// its pid after a controller restart), asked to end on cancel or time limit, and its result
-// turns into the job's final state. A step daemon that vanished without a result is a node
-// failure: the job is requeued, or ends NODE_FAIL with --no-requeue, as Slurm does.
-import { rmSync } from 'node:fs';
+// Batch jobs from allocation to the end (slurmctld's launch_job and job_complete): the job's
+// script and spec go to the step host of its first node — the node's tsstepd, or the embedded
+// step host that serves every emulated node (local-step-host.ts) — which runs it, and reports
+// its end ('batch-complete'); the controller asks it to end the job on cancel or time limit.
+// A step host that went away without a result (killed, or its node lost) is a node failure:
+// the job is requeued, or ends NODE_FAIL with --no-requeue, as Slurm does.
 import { constants } from 'node:os';
 import { INFINITE } from '../core/slurm-constants.js';
 import { UserError } from '../core/errors.js';
@@ -11,8 +11,9 @@ import { isFinished } from '../core/job-state.js';
 import { compressHostlist } from '../core/hostlist.js';
 import { batchOutputPath } from '../core/io-pattern.js';
 import { JOB_COMPLETING, JOB_FAILED, JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE, JOB_SUSPENDED } from '../plugin-api/records.js';
-import { jobDirFiles, type BatchResult, type BatchSpec, type KillRequest } from '../stepd/batch-spec.js';
-import { isBatchStepd, killBatchStepd, readBatchResult, signalBatchStepd, spawnBatchStepd } from '../stepd/batch-spawn.js';
+import type { BatchResult, BatchSpec, KillRequest } from '../stepd/batch-spec.js';
+import { readStoredResult } from '../stepd/node-daemon/batch-runner.js';
+import type { LocalStepHost } from './local-step-host.js';
 import { batchEnv } from './batch-env.js';
 import { workingCluster } from '../config/working-cluster.js';
 import type { Controller } from './controller.js';
@@ -27,8 +28,8 @@ import { acctGatherSeconds } from '../config/acct-gather.js';
 const { SIGKILL } = constants.signals;
 
 export class BatchJobs implements Launcher {
-  /** Step daemons this controller did not start (found running at recovery): polled. */
-  private readonly orphans = new Set<CtldJob>();
+  /** Launches on the local step host not yet journaled: their end waits for them. */
+  private readonly launching = new Map<number, Promise<void>>();
 
   constructor(
     private readonly ctl: Controller,
@@ -36,6 +37,8 @@ export class BatchJobs implements Launcher {
     private readonly interactive: InteractiveJobs,
     /** The node daemons that run the batch steps of nodes served by a tsstepd. */
     private readonly daemons: NodeDaemons,
+    /** The step host that runs the batch steps of emulated nodes. */
+    private readonly local: LocalStepHost,
     /** Called when resources were freed or a job ended: something else may start. */
     private readonly onEnd: () => void,
   ) {}
@@ -68,25 +71,41 @@ export class BatchJobs implements Launcher {
       }
       return;
     }
-    job.batchNode = undefined;
-    const files = jobDirFiles(ctl.options.stateDir, record.job_id);
-    let pid: number | undefined;
+    const launched = this.launchLocal(job, spec);
+    this.launching.set(record.job_id, launched);
     try {
-      rmSync(files.dir, { recursive: true, force: true });
-      pid = spawnBatchStepd(files, spec, job.desc.script, (exited) => void this.stepdGone(job, exited));
-    } catch (error) {
-      ctl.log.error(`job ${record.job_id}: batch step could not start: ${(error as Error).message}`);
+      await launched;
+    } finally {
+      this.launching.delete(record.job_id);
     }
-    job.stepdPid = pid;
+  }
+
+  /** On the embedded step host (started when none serves); a failure to reach it fails the job's launch. */
+  private async launchLocal(job: CtldJob, spec: BatchSpec): Promise<void> {
+    const { ctl } = this;
+    const record = job.record;
+    job.batchNode = spec.nodeName;
+    job.stepdPid = undefined;
+    let failure: string | undefined;
+    try {
+      job.stepdPid = (await this.local.send('batch-launch', { spec, script: job.desc.script, gen: job.requeueCount })).pid;
+    } catch (error) {
+      failure = `batch step could not start: ${(error as Error).message}`;
+      ctl.log.error(`job ${record.job_id}: ${failure}`);
+    }
     await ctl.sched.newalloc(record);
     await ctl.journalProgress(job);
-    if (pid === undefined) await this.finish(job, { status: 1 << 8, cause: null, failure: 'batch step could not start' });
+    if (failure !== undefined) await this.finish(job, { status: 1 << 8, cause: null, failure });
   }
 
   /** A tsstepd reports the end of a batch step it ran (`gen`: which launch of a requeued job). */
   async remoteEnded(node: string, jobId: number, gen: number, result: BatchResult | null): Promise<void> {
+    // A quick script may end before its launch is journaled: its end comes after.
+    await this.launching.get(jobId);
     const job = this.ctl.jobs.get(jobId);
-    if (!job || job.batchNode !== node || job.requeueCount !== gen || isFinished(job.record.job_state & ~JOB_COMPLETING)) return;
+    if (!job || job.batchNode !== node || job.requeueCount !== gen) return;
+    // Ended already (a COMPLETING job, asked to end, is still waiting for this report).
+    if (isFinished(job.record.job_state) && (job.record.job_state & JOB_COMPLETING) === 0) return;
     if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) return;
     await this.ended(job, result ?? undefined);
   }
@@ -147,6 +166,9 @@ export class BatchJobs implements Launcher {
     if (base === JOB_PENDING) return this.cancelPending(job, 'None');
     if (isFinished(job.record.job_state) || job.killCause !== undefined) return;
     if (this.interactive.owns(job)) return this.interactive.cancel(job, cause);
+    // A launch under way is finished first: the kill then goes where it went.
+    await this.launching.get(job.record.job_id);
+    if (isFinished(job.record.job_state) || job.killCause !== undefined) return;
     const now = Math.floor(Date.now() / 1000);
     job.killCause = cause;
     job.record.job_state = stateFor(cause) | JOB_COMPLETING;
@@ -160,9 +182,18 @@ export class BatchJobs implements Launcher {
     // tsruns are told first, so that they end their tasks (with srun's lines) before the batch
     // step's SIGTERM reaches them; a tsrun that does not answer is not waited for long.
     await this.ctl.jobEnding(job, Math.max(2, this.ctl.options.killWaitSeconds) * 1000);
+    if (job.stepdPid !== undefined) return this.killLocal(job, request);
     if (job.batchNode !== undefined) return this.killRemote(job, job.batchNode, request);
-    const files = jobDirFiles(this.ctl.options.stateDir, job.record.job_id);
-    if (!killBatchStepd(files, job.stepdPid, request)) await this.stepdGone(job, job.stepdPid);
+  }
+
+  /** The embedded step host is asked to end the batch step; one that has gone ended it already. */
+  private async killLocal(job: CtldJob, request: KillRequest): Promise<void> {
+    const pid = job.stepdPid;
+    const reached = await this.local.sendIfRunning('batch-kill', { jobId: job.record.job_id, request }).then(
+      (sent) => sent.pid === pid,
+      () => false,
+    );
+    if (!reached) await this.hostLost(job, pid);
   }
 
   /** The node's daemon is asked to end the batch step; one that cannot be reached ends it with it. */
@@ -188,11 +219,14 @@ export class BatchJobs implements Launcher {
     if (throughSelect) await this.selectSignal(job, signal);
     if (batch === 'none') return;
     const shellOnly = batch === 'shell';
+    if (job.stepdPid !== undefined) {
+      await this.local.sendIfRunning('batch-signal', { jobId: job.record.job_id, signal, shellOnly }).catch(() => {});
+      return;
+    }
     if (job.batchNode !== undefined) {
       await this.daemons.send(job.batchNode, 'batch-signal', { jobId: job.record.job_id, signal, shellOnly });
       return;
     }
-    signalBatchStepd(jobDirFiles(this.ctl.options.stateDir, job.record.job_id), job.stepdPid, signal, shellOnly);
   }
 
   /** A job tsrun holds (no batch script): its one step is all there is to signal. */
@@ -211,18 +245,29 @@ export class BatchJobs implements Launcher {
     this.onEnd();
   }
 
-  /** After a restart: what became of the jobs that were running. */
+  /**
+   * After a restart: what became of the jobs that were running. A node daemon's batch step is
+   * reported by that daemon (or its node is found lost); those of the embedded step host are
+   * re-attached when it still runs them (or holds their result), else they were lost with it.
+   * What the host runs that this controller does not expect there is ended.
+   */
   async recover(): Promise<void> {
-    for (const job of this.ctl.runningJobs().concat(this.completing())) {
-      if (this.interactive.owns(job)) continue;
-      // A node daemon's batch step is reported by that daemon (or its node is found lost).
-      if (job.batchNode !== undefined) continue;
-      if (job.stepdPid !== undefined && isBatchStepd(job.stepdPid)) {
-        this.ctl.log.info(`job ${job.record.job_id}: batch step still running (pid ${job.stepdPid}), recovered`);
-        this.orphans.add(job);
+    const local = this.ctl.runningJobs().concat(this.completing()).filter((job) => !this.interactive.owns(job) && job.stepdPid !== undefined);
+    const host = await this.local.attach();
+    const held = (list: Array<{ jobId: number; gen: number }> | undefined, job: CtldJob) => list?.some((j) => j.jobId === job.record.job_id && j.gen === job.requeueCount) === true;
+    for (const job of local) {
+      if (host && host.pid === job.stepdPid && (held(host.running, job) || held(host.finished, job))) {
+        this.ctl.log.info(`job ${job.record.job_id}: batch step still on the step host (pid ${host.pid}), recovered`);
       } else {
-        await this.stepdGone(job, job.stepdPid);
+        await this.hostLost(job, job.stepdPid);
       }
+    }
+    for (const stray of host?.running ?? []) {
+      const job = this.ctl.jobs.get(stray.jobId);
+      if (job && job.stepdPid === host!.pid && job.requeueCount === stray.gen) continue;
+      this.ctl.log.info(`job ${stray.jobId}: its batch step is no longer expected on the step host; killing it`);
+      const request: KillRequest = { cause: 'NODE_FAIL', at: Math.floor(Date.now() / 1000) };
+      await this.local.sendIfRunning('batch-kill', { jobId: stray.jobId, request }).catch(() => {});
     }
     await this.interactive.recover();
   }
@@ -240,8 +285,13 @@ export class BatchJobs implements Launcher {
       if (now >= end) await this.cancel(job, 'TIMEOUT');
       else await this.warnBeforeEnd(job, end, now);
     }
-    for (const job of [...this.orphans]) {
-      if (job.stepdPid === undefined || !isBatchStepd(job.stepdPid)) await this.stepdGone(job, job.stepdPid);
+    // The embedded step host killed (or gone): its jobs are lost with it, as with a failed node.
+    const alive = new Map<number, boolean>();
+    for (const job of ctl.runningJobs().concat(this.completing())) {
+      const pid = job.stepdPid;
+      if (pid === undefined || this.interactive.owns(job)) continue;
+      if (!alive.has(pid)) alive.set(pid, this.local.alive(pid));
+      if (!alive.get(pid)) await this.hostLost(job, pid);
     }
     await this.interactive.tick();
     await this.purgeOld(now);
@@ -265,11 +315,17 @@ export class BatchJobs implements Launcher {
     return [...this.ctl.jobs.values()].filter((job) => (job.record.job_state & JOB_COMPLETING) !== 0);
   }
 
-  /** The step daemon ended: its result becomes the job's end. */
-  private async stepdGone(job: CtldJob, pid: number | undefined): Promise<void> {
-    if (job.stepdPid !== pid) return; // a later launch of a requeued job owns the job now
-    this.orphans.delete(job);
-    await this.ended(job, readBatchResult(jobDirFiles(this.ctl.options.stateDir, job.record.job_id)));
+  /**
+   * The embedded step host that ran the job is gone: the result it kept on disk, when it wrote
+   * one before it went, is the job's end; without one the job was lost with the host.
+   */
+  private async hostLost(job: CtldJob, pid: number | undefined): Promise<void> {
+    if (job.stepdPid !== pid || pid === undefined) return; // a later launch of a requeued job owns the job now
+    if (this.local.alive(pid)) return;
+    const stored = readStoredResult(this.local.spool, job.record.job_id);
+    const result = stored && stored.gen === job.requeueCount ? stored.result : undefined;
+    if (!result) this.ctl.log.error(`job ${job.record.job_id}: the step host (pid ${pid}) is gone`);
+    await this.ended(job, result);
   }
 
   /** The batch step is over, with its result or without one (lost: requeue or NODE_FAIL). */
@@ -346,7 +402,6 @@ export class BatchJobs implements Launcher {
       if (job.arrayJobId !== 0 && (ctl.arrays.get(job.arrayJobId) ?? []).some((t) => !ctl.isDone(t) || t.record.end_time > cutoff)) continue;
       ctl.removeJob(job);
       await ctl.journalPurge(job);
-      rmSync(jobDirFiles(ctl.options.stateDir, job.record.job_id).dir, { recursive: true, force: true });
     }
   }
 }

@@ -17,6 +17,7 @@ import { RpcServer } from '../net/rpc-server.js';
 import { RpcStats } from '../net/rpc-stats.js';
 import { schedulePass } from './schedule.js';
 import { NodeDaemons } from './node-daemons.js';
+import { LocalStepHost } from './local-step-host.js';
 import { loadMessageAuth, requireNetworkAuth } from '../net/load-auth.js';
 import { formatEndpoint } from '../net/endpoint.js';
 import { DEFAULT_CTLD_PORT } from '../client/controller-target.js';
@@ -49,6 +50,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const registry = createPluginRegistry(config, log);
   let server: RpcServer | undefined;
   let ctl: Controller | undefined;
+  let local: LocalStepHost | undefined;
   const timers: NodeJS.Timeout[] = [];
   let stopping: (() => void) | undefined;
   const stopped = new Promise<void>((resolve) => (stopping = resolve));
@@ -69,7 +71,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     const scheduler = new Scheduler((signal) => schedulePass(ctl!, batch, signal), log);
     const interactive = new InteractiveJobs(ctl, scheduler);
     const daemons = new NodeDaemons(ctl, { cancel: (job, cause) => batch.cancel(job, cause), requeueable: (job) => batch.requeueable(job) }, () => scheduler.kick(), auth);
-    const batch: BatchJobs = new BatchJobs(ctl, interactive, daemons, () => scheduler.kick());
+    local = new LocalStepHost(stateDir, config.source.startsWith('/') ? config.source : undefined, log);
+    const batch: BatchJobs = new BatchJobs(ctl, interactive, daemons, local, () => scheduler.kick());
     await batch.recover();
     const rpcStats = new RpcStats();
     server = new RpcServer(controllerHandlers({ ctl, batch, interactive, daemons, scheduler, shutdown: () => stopping?.(), rpcStats }), log, undefined, rpcStats);
@@ -105,6 +108,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   } finally {
     timers.forEach(clearInterval);
     await server?.close();
+    local?.close();
     if (ctl) {
       if (ctl.select) await ctl.saveSnapshot().catch((error: Error) => log.error(`state save failed: ${error.message}`));
       ctl.store.close();

@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
 import { LIVE_USAGE_FILE } from '../stepd/usage/batch-usage.js';
+import { jobDirFiles } from '../stepd/batch-spec.js';
+import { localHostPaths } from '../stepd/node-daemon/local-host.js';
 import { JOB_RUNNING, JOB_STATE_BASE } from '../plugin-api/records.js';
 import type { StepUsage } from '../protocol/step-usage.js';
 import type { StepStats } from '../protocol/ctld-answers.js';
@@ -59,10 +61,10 @@ export function stepStats(ctl: Controller, listed: ListedStep[], id: string): St
   return wanted === undefined ? sorted : sorted.filter((row) => String(row.stepId) === wanted);
 }
 
-/** The batch step's latest sample, where it runs on this host (its job directory is ours). */
+/** The batch step's latest sample, where the embedded step host runs it (in its spool). */
 function liveBatchUsage(ctl: Controller, job: CtldJob): Record<string, StepUsage> {
   try {
-    const file = path.join(ctl.options.stateDir, 'jobs', String(job.record.job_id), LIVE_USAGE_FILE);
+    const file = path.join(jobDirFiles(localHostPaths(ctl.options.stateDir).spool, job.record.job_id).dir, LIVE_USAGE_FILE);
     return { batch: JSON.parse(readFileSync(file, 'utf8')) as StepUsage };
   } catch {
     return {};

@@ -231,6 +231,8 @@ export const STEPD_BODIES = {
   'batch-signal': v.strictObject({ jobId, signal, shellOnly: v.optional(v.boolean()) }),
   bcast: BcastBodySchema,
   'job-end': v.strictObject({ jobId }),
+  /** The batch steps the host runs, and those ended whose result the controller has not taken yet. */
+  'batch-jobs': noBody,
   ping: noBody,
 } satisfies Record<string, v.GenericSchema>;
 

@@ -1,5 +1,5 @@
-// What the batch step daemon needs to run a job's script (slurmd's batch_job_launch_msg_t):
-// written by the controller as JSON into the job's directory, read by batch-main.ts.
+// What a step host needs to run a job's script (slurmd's batch_job_launch_msg_t), as the
+// controller sends it in `batch-launch`, and where the host keeps one job's files.
 import path from 'node:path';
 import type * as v from 'valibot';
 import type { BatchResultSchema } from '../protocol/node-messages.js';
@@ -8,19 +8,18 @@ import type { BatchSpec, KillRequest } from '../protocol/stepd-messages.js';
 // The batch spec and the kill order are described in protocol/stepd-messages.ts.
 export type { BatchSpec, KillRequest };
 
-/** What the batch step daemon leaves behind: the script's wait status (protocol/node-messages.ts). */
+/** What a batch step ends with: the script's wait status (protocol/node-messages.ts). */
 export type BatchResult = v.InferOutput<typeof BatchResultSchema>;
 
-/** The files of one job in the state directory. */
-export function jobDirFiles(stateDir: string, jobId: number) {
-  const dir = path.join(stateDir, 'jobs', String(jobId));
+/** The files of one job in a step host's spool. */
+export function jobDirFiles(spool: string, jobId: number) {
+  const dir = path.join(spool, 'jobs', String(jobId));
   return {
     dir,
     script: path.join(dir, 'script'),
-    spec: path.join(dir, 'spec.json'),
-    kill: path.join(dir, 'kill.json'),
-    signal: path.join(dir, 'signal.json'),
+    /** Which launch of the job runs here, and on which node (for a report after a restart). */
+    launch: path.join(dir, 'launch.json'),
+    /** The result, written atomically when the controller cannot take it at once; removed once it has. */
     result: path.join(dir, 'result.json'),
-    log: path.join(dir, 'stepd.log'),
   };
 }

@@ -1,17 +1,14 @@
-// The batch step of one job (see batch-main.ts): the job's containers, the script with its
-// output in files, the controller's kill request honoured with Slurm's message in the job's
-// output, and the result left for the controller.
+// The batch step of one job (slurmstepd's batch step), run inside the node's step host: the
+// job's containers, the script as a direct child with its output in files, the controller's
+// kill order honoured with Slurm's message in the job's output, its signals passed on, and the
+// script's end turned into the job's result. Nothing here is per-process state of its own:
+// many batch steps run side by side in one step host.
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { writeFileAtomic } from '../os/atomic-write.js';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
-import { createLogger } from '../core/log.js';
 import { formatSlurmDate } from '../core/time-string.js';
-import { createPluginRegistry } from '../plugin-host/create.js';
-import { JobContainerFacade } from '../interfaces/job-container.js';
-import { loadProctrack } from '../interfaces/proctrack-load.js';
 import { SLURM_BATCH_SCRIPT } from '../plugin-api/records.js';
 import { envArrayToObject } from '../core/env-array.js';
 import { oomEventsMessage, SIG_OOM } from '../core/oom.js';
@@ -19,59 +16,125 @@ import { StepContainer, type ContainerPlugins } from './step-container.js';
 import { taskExecHelper } from './task-pid.js';
 import { stepEnvOver } from './step-env.js';
 import type { ContainerTask } from '../plugin-api/job-container.js';
+import type { ProctrackOrphanPlan } from '../plugin-api/proctrack.js';
 import type { BatchResult, BatchSpec, KillRequest } from './batch-spec.js';
 import { argvAsUser, cannotEnter, type RunAs } from './run-as.js';
 import { programPid, readRusage } from './usage/task-rusage.js';
 import { gatherBatchUsage } from './usage/batch-usage.js';
 import { DEFAULT_ACCT_GATHER_SECONDS } from '../config/acct-gather.js';
 
-export async function runBatchStep(jobDir: string): Promise<number> {
-  const spec = JSON.parse(readFileSync(path.join(jobDir, 'spec.json'), 'utf8')) as BatchSpec;
-  const log = createLogger('tsstepd', 'info');
-  const config = spec.plugins;
-  const registry = createPluginRegistry(config, log);
-  let killRequest: KillRequest | undefined;
-  let result: BatchResult;
+/** What outlives the step host when it is killed: nothing the guard was told about. */
+export interface HostGuard {
+  track(pgid: number): void;
+  untrack(pgid: number): void;
+  container(plan: ProctrackOrphanPlan, open: boolean): void;
+}
+
+/** A batch step running in the step host. */
+export interface RunningBatchStep {
+  /** Settles with the result once the script and everything it left behind are gone. */
+  readonly done: Promise<BatchResult>;
+  /** The controller's kill order (scancel, time limit, requeue, node failure). */
+  kill(request: KillRequest): void;
+  /** scancel -s: to everything of the batch step, or to the batch shell alone (-b). */
+  signal(signal: number, shellOnly: boolean): void;
+}
+
+/** Starts the batch step of `spec` (its script already on disk at spec.script). */
+export function startBatchStep(spec: BatchSpec, plugins: () => Promise<ContainerPlugins>, guard: HostGuard): RunningBatchStep {
+  const control = new StepControl(spec);
+  const done = runBatchStep(spec, plugins, guard, control);
+  return { done, kill: (request) => control.kill(request), signal: (signal, shellOnly) => control.signal(signal, shellOnly) };
+}
+
+async function runBatchStep(spec: BatchSpec, loadPlugins: () => Promise<ContainerPlugins>, guard: HostGuard, control: StepControl): Promise<BatchResult> {
+  let plugins: ContainerPlugins;
   try {
-    let plugins: ContainerPlugins;
-    try {
-      plugins = {
-        container: new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs),
-        proctrack: await loadProctrack(registry, config.plugins),
-      };
-    } catch (error) {
-      // A plugin that cannot load is this job's launch failure, reported as such: without a
-      // result the controller would take it for a lost node and requeue the job for ever.
-      const failure = `batch step could not load its plugins: ${error instanceof Error ? error.message : String(error)}`;
-      writeResult(path.join(jobDir, 'result.json'), { status: 1 << 8, cause: null, failure });
-      return 0;
-    }
-    // The submitter's umask: for the output files as for the script (one process per job).
-    if (spec.umask !== undefined) process.umask(Number.parseInt(spec.umask, 8));
-    // slurmstepd opens the job's files as the user: what the user may not write fails the job.
-    const output = asUser(spec.runAs, () => openOutput(spec));
-    if (typeof output === 'string') {
-      result = { status: 1 << 8, cause: null, failure: output };
-    } else {
-      try {
-        result = await runScript(spec, plugins, output, (request) => (killRequest = request), jobDir);
-      } catch (error) {
-        // A container hook that fails (container_p_create, proctrack_p_create) is the job's
-        // launch failure, with the plugin's words; not a lost step to requeue for ever.
-        result = { status: 1 << 8, cause: null, failure: error instanceof Error ? error.message : String(error) };
-      } finally {
-        closeSync(output.out);
-        if (output.err !== output.out) closeSync(output.err);
-      }
-    }
-    // The batch step ends the job on this node: its job container goes with it.
-    await plugins.container.delete(spec.jobId).catch((error: Error) => log.error(error.message));
-  } finally {
-    await registry.finiAll();
+    plugins = await loadPlugins();
+  } catch (error) {
+    // A plugin that cannot load is this job's launch failure, reported as such: without a
+    // result the controller would take it for a lost node and requeue the job for ever.
+    return { status: 1 << 8, cause: null, failure: `batch step could not load its plugins: ${message(error)}` };
   }
-  if (killRequest && !result.cause) result.cause = killRequest.cause;
-  writeResult(path.join(jobDir, 'result.json'), result);
-  return 0;
+  let result: BatchResult;
+  // slurmstepd opens the job's files as the user, with the submitter's umask.
+  const output = withUmask(spec.umask, () => asUser(spec.runAs, () => openOutput(spec)));
+  if (typeof output === 'string') {
+    result = { status: 1 << 8, cause: null, failure: output };
+  } else {
+    try {
+      result = await runScript(spec, plugins, output, guard, control);
+    } catch (error) {
+      // A container hook that fails (container_p_create, proctrack_p_create) is the job's
+      // launch failure, with the plugin's words; not a lost step to requeue for ever.
+      result = { status: 1 << 8, cause: null, failure: message(error) };
+    } finally {
+      closeSync(output.out);
+      if (output.err !== output.out) closeSync(output.err);
+      closeSync(output.in);
+    }
+  }
+  // The batch step ends the job on this node: its job container goes with it.
+  await plugins.container.delete(spec.jobId).catch(() => {});
+  if (control.killRequest && !result.cause) result.cause = control.killRequest.cause;
+  return result;
+}
+
+/** The kill and signal orders of one batch step, applied to its container once it exists. */
+class StepControl {
+  killRequest: KillRequest | undefined;
+  private container: StepContainer | undefined;
+  private shell: ReturnType<typeof spawn> | undefined;
+  private errFd: number | undefined;
+  private killTimer: NodeJS.Timeout | undefined;
+  private viaHelper = false;
+
+  constructor(private readonly spec: BatchSpec) {}
+
+  /** The script runs: orders that came before it are carried out now. */
+  attach(container: StepContainer, shell: ReturnType<typeof spawn>, errFd: number, viaHelper: boolean): void {
+    this.container = container;
+    this.shell = shell;
+    this.viaHelper = viaHelper;
+    this.errFd = errFd;
+    if (this.killRequest) this.carryOutKill(this.killRequest);
+  }
+
+  detach(): void {
+    if (this.killTimer) clearTimeout(this.killTimer);
+    this.container = undefined;
+    this.shell = undefined;
+  }
+
+  kill(request: KillRequest): void {
+    if (this.killRequest) return;
+    this.killRequest = request;
+    if (this.container) this.carryOutKill(request);
+  }
+
+  signal(signal: number, shellOnly: boolean): void {
+    const name = Object.entries(constants.signals).find(([, n]) => n === signal)?.[0] as NodeJS.Signals | undefined;
+    if (!name || !this.container) return;
+    // -b: the batch shell alone; its children are not signalled, as slurmstepd does.
+    // The batch shell is the helper's child when the helper waits for it (--rusage-fd).
+    if (shellOnly) signalPid(this.shell?.pid === undefined ? undefined : this.viaHelper ? programPid(this.shell.pid) : this.shell.pid, name);
+    else void this.container.signal(name).catch(() => {});
+  }
+
+  // slurmstepd's line in the job's output, then SIGCONT+SIGTERM to everything of the job,
+  // SIGKILL after KillWait.
+  private carryOutKill(request: KillRequest): void {
+    const { spec } = this;
+    const container = this.container!;
+    const due = DUE_TO[request.cause] ?? '';
+    try {
+      writeSync(this.errFd!, `slurmstepd: error: *** JOB ${spec.jobId} ON ${spec.nodeName} CANCELLED AT ${formatSlurmDate(request.at)}${due} ***\n`);
+    } catch {
+      // the output file may be gone; the kill still happens
+    }
+    void container.signal('SIGCONT').then(() => container.signal('SIGTERM')).catch(() => {});
+    this.killTimer ??= setTimeout(() => void container.signal('SIGKILL').catch(() => {}), spec.killWaitSeconds * 1000);
+  }
 }
 
 interface OutputFds {
@@ -84,24 +147,22 @@ interface OutputFds {
 function openOutput(spec: BatchSpec): OutputFds | string {
   const flags = spec.openMode === 'append' ? 'a' : 'w';
   let current = spec.stdout;
+  const opened: number[] = [];
   try {
     const out = openSync(spec.stdout, flags, 0o644);
+    opened.push(out);
     current = spec.stderr;
     const err = spec.stderr === spec.stdout ? out : openSync(spec.stderr, flags, 0o644);
+    if (err !== out) opened.push(err);
     current = spec.stdin;
     return { out, err, in: openSync(spec.stdin, 'r') };
   } catch (error) {
+    opened.forEach((fd) => closeSync(fd));
     return `Could not open ${current === spec.stdin ? 'stdin' : current === spec.stderr ? 'stderr' : 'stdout'} file ${current}: ${(error as Error).message}`;
   }
 }
 
-async function runScript(
-  spec: BatchSpec,
-  plugins: ContainerPlugins,
-  fds: OutputFds,
-  onKill: (request: KillRequest) => void,
-  jobDir: string,
-): Promise<BatchResult> {
+async function runScript(spec: BatchSpec, plugins: ContainerPlugins, fds: OutputFds, guard: HostGuard, control: StepControl): Promise<BatchResult> {
   const env = [...spec.env];
   const ids = { jobId: spec.jobId, stepId: SLURM_BATCH_SCRIPT, nodeName: spec.nodeName, stepMem: spec.memLimitMb, owner: spec.runAs };
   if (spec.runAs && (await cannotEnter(spec.runAs, path.dirname(spec.script)))) {
@@ -109,6 +170,9 @@ async function runScript(
   }
   const cwd = await workDirFor(spec, fds.err);
   const container = await StepContainer.open(plugins, ids, stepEnvOver(env));
+  // The step host's guard ends the step's processes if the host is killed (SIGKILL).
+  const plan = await container.orphanPlan().catch(() => ({}) as ProctrackOrphanPlan);
+  guard.container(plan, true);
   // SLURM_TASK_PID is the script's own pid: the task exec helper writes it into the placeholder
   // batchEnv() left and execs the script, keeping the pid (so the script's shell is the only one
   // to re-export the environment, and orders it as on Slurm); without the helper a shell sets it.
@@ -126,67 +190,47 @@ async function runScript(
   await container.join(task);
   // The job's container may hide the directory (job_container/tmpfs's private /tmp).
   if (task.cwdError !== undefined) chdirFailed(spec, fds.err, cwd, task.cwdError);
-  const child = spawn(task.argv[0]!, task.argv.slice(1), {
-    cwd: task.cwd ?? cwd,
-    env: envArrayToObject(env),
-    detached: true,
-    // fd 3: the helper's report of the script's rusage (usage/task-rusage.ts).
-    stdio: helper ? [fds.in, fds.out, fds.err, 'pipe'] : [fds.in, fds.out, fds.err],
-  });
+  // The umask is the process's: set for the spawn alone (the child inherits it), then restored.
+  const child = withUmask(spec.umask, () =>
+    spawn(task.argv[0]!, task.argv.slice(1), {
+      cwd: task.cwd ?? cwd,
+      env: envArrayToObject(env),
+      // Its own process group: signals to the host's group do not reach it, and the guard
+      // kills the group as a whole.
+      detached: true,
+      // fd 3: the helper's report of the script's rusage (usage/task-rusage.ts).
+      stdio: helper ? [fds.in, fds.out, fds.err, 'pipe'] : [fds.in, fds.out, fds.err],
+    }),
+  );
   const usage = gatherBatchUsage({
     nodeName: spec.nodeName,
     pid: child.pid,
     rusage: helper && child.pid !== undefined ? readRusage(child.stdio[3] as Readable) : Promise.resolve(undefined),
     viaHelper: helper !== undefined,
     frequencySeconds: spec.acctGatherFrequency ?? DEFAULT_ACCT_GATHER_SECONDS,
-    jobDir,
+    // Live samples beside the job's script, in the step host's spool.
+    jobDir: path.dirname(spec.script),
   });
   const exited = new Promise<number | string>((resolve) => {
     child.once('error', (error) => resolve(error.message));
     child.once('exit', (code, signal) => resolve(signal ? (constants.signals[signal] ?? 9) : (code ?? 0) << 8));
   });
-  if (child.pid !== undefined) {
-    const pid = child.pid;
+  const pid = child.pid;
+  if (pid !== undefined) {
+    guard.track(pid);
     await container.adopt(pid, () => child.exitCode !== null || child.signalCode !== null);
   }
-
-  let killTimer: NodeJS.Timeout | undefined;
-  process.on('SIGTERM', () => {
-    const request = readKillRequest(jobDir);
-    onKill(request);
-    // slurmstepd's line in the job's output, then SIGCONT+SIGTERM to everything of the job,
-    // SIGKILL after KillWait.
-    const due = DUE_TO[request.cause] ?? '';
-    try {
-      writeSync(fds.err, `slurmstepd: error: *** JOB ${spec.jobId} ON ${spec.nodeName} CANCELLED AT ${formatSlurmDate(request.at)}${due} ***\n`);
-    } catch {
-      // the output file may be gone; the kill still happens
-    }
-    void container.signal('SIGCONT').then(() => container.signal('SIGTERM')).catch(() => {});
-    killTimer ??= setTimeout(() => void container.signal('SIGKILL').catch(() => {}), spec.killWaitSeconds * 1000);
-  });
-  // scancel -s: the signal named in signal.json, to everything of the batch step (-f), or to
-  // the batch shell alone (-b; its children are not signalled, as slurmstepd does).
-  process.on('SIGUSR2', () => {
-    try {
-      const { signal, shellOnly } = JSON.parse(readFileSync(path.join(jobDir, 'signal.json'), 'utf8')) as { signal: number; shellOnly?: boolean };
-      const name = Object.entries(constants.signals).find(([, n]) => n === signal)?.[0] as NodeJS.Signals | undefined;
-      // The batch shell itself: the helper's child when the helper waits for it.
-      if (name && shellOnly) signalPid(helper && child.pid !== undefined ? programPid(child.pid) : child.pid, name);
-      else if (name) void container.signal(name).catch(() => {});
-    } catch {
-      // no request: nothing to send
-    }
-  });
-  process.on('SIGINT', () => {});
-  process.on('SIGHUP', () => {});
+  control.attach(container, child, fds.err, helper !== undefined);
 
   const outcome = await exited;
-  const plan = await container.orphanPlan().catch(() => ({}) as { cgroup?: string });
+  // ---- The script has ended: `outcome` is its wait status (or why it could not exec). ----
   const used = await usage.finish(plan.cgroup);
   // The script is gone; whatever it left behind is not (daemons, background jobs).
-  const oomKills = await container.close();
-  if (killTimer) clearTimeout(killTimer);
+  const oomKills = await container.close().finally(() => {
+    control.detach();
+    if (pid !== undefined) guard.untrack(pid);
+    guard.container(plan, false);
+  });
   if (typeof outcome === 'string') {
     return { status: execStatus(outcome), cause: null, failure: `execve(): ${spec.script}: ${outcome}`, ...(used && { usage: used }) };
   }
@@ -202,7 +246,21 @@ async function runScript(
   return { status: outcome, cause: null, failure: null, ...(used && { usage: used }) };
 }
 
-/** Runs `work` with the user's groups, gid and uid as the effective ones, then back to root's. */
+/** Runs `work` under the submitter's umask (octal text), then puts the host's back. */
+function withUmask<T>(umask: string | undefined, work: () => T): T {
+  if (umask === undefined) return work();
+  const previous = process.umask(Number.parseInt(umask, 8));
+  try {
+    return work();
+  } finally {
+    process.umask(previous);
+  }
+}
+
+/**
+ * Runs `work` with the user's groups, gid and uid as the effective ones, then back to root's.
+ * Synchronous on purpose: nothing else of the host runs while the identity is the user's.
+ */
 function asUser<T>(who: RunAs | undefined, work: () => T): T {
   if (!who) return work();
   const groups = process.getgroups!();
@@ -236,10 +294,14 @@ function chdirFailed(spec: BatchSpec, errFd: number, dir: string, why: string): 
 }
 
 // An exec failure ends the batch step as slurmstepd's child does: with the errno as exit code.
-function execStatus(message: string): number {
-  if (message.includes('EACCES')) return 13 << 8;
-  if (message.includes('ENOENT')) return 2 << 8;
+function execStatus(text: string): number {
+  if (text.includes('EACCES')) return 13 << 8;
+  if (text.includes('ENOENT')) return 2 << 8;
   return 1 << 8;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 // slurmstepd's " DUE TO ..." for each reason the controller gives (a plain cancel has none).
@@ -251,22 +313,10 @@ const DUE_TO: Partial<Record<KillRequest['cause'], string>> = {
   PREEMPT_REQUEUE: ' DUE TO PREEMPTION',
 };
 
-function readKillRequest(jobDir: string): KillRequest {
-  try {
-    return JSON.parse(readFileSync(path.join(jobDir, 'kill.json'), 'utf8')) as KillRequest;
-  } catch {
-    return { cause: 'CANCELLED', at: Math.floor(Date.now() / 1000) };
-  }
-}
-
 function signalPid(pid: number | undefined, signal: NodeJS.Signals): void {
   try {
     if (pid !== undefined) process.kill(pid, signal);
   } catch {
     // already gone
   }
-}
-
-function writeResult(file: string, result: BatchResult): void {
-  writeFileAtomic(file, JSON.stringify(result), { mode: 0o666 });
 }

@@ -25,7 +25,7 @@ export function testController(extraEnv: Record<string, string> = {}, parent = t
   const stateDir = path.join(root, 'state');
   const workDir = path.join(root, 'work');
   mkdirSync(workDir, { recursive: true });
-  const env = { TSLURM_STATE_DIR: stateDir, TSLURM_CTLD_IDLE_EXIT: '120', TSLURM_KILL_WAIT: '2', ...extraEnv };
+  const env = { TSLURM_STATE_DIR: stateDir, TSLURM_CTLD_IDLE_EXIT: '120', TSLURM_STEPD_IDLE_EXIT: '10', TSLURM_KILL_WAIT: '2', ...extraEnv };
   const controller: TestController = {
     stateDir,
     workDir,

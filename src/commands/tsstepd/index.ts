@@ -10,6 +10,7 @@ const examples = [
   'tsstepd --cluster cluster.yaml --node n01                  # listen where the cluster file says',
   'tsstepd --cluster cluster.yaml --node n02 --listen 127.0.0.1:7002',
   'for n in 1 2 3 4; do tsstepd --cluster c.yaml --node n0$n & done   # four nodes on one host',
+  'tsstepd --embedded --idle-exit 60                          # the local step host (the controller starts it)',
 ];
 
 interface Options {
@@ -19,6 +20,8 @@ interface Options {
   listen?: string;
   hardware?: boolean;
   spool?: string;
+  embedded?: boolean;
+  idleExit?: string;
 }
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -26,6 +29,8 @@ const OPTIONS: readonly OptionSpec[] = [
   option('listen', '', 'required', 'addr:port', "where to take launch requests (default: the node's address in the cluster file)"),
   option('hardware', '', 'none', '', "report this host's CPUs and memory instead of the cluster file's"),
   option('spool', '', 'required', 'dir', "where batch jobs keep their files (default: stepd-NODE in the cluster's state directory)"),
+  option('embedded', '', 'none', '', "serve every emulated node's batch jobs on a socket in the state directory (started on demand by the controller)"),
+  option('idle-exit', '', 'required', 'seconds', 'with --embedded: exit after this long with no batch job (0: never; default 0)'),
   ...infoOptions({ shortHelp: true, usage: false }),
   ...commonOptions(),
 ];
@@ -33,6 +38,18 @@ const OPTIONS: readonly OptionSpec[] = [
 const texts: CommandTexts = { summary: 'The node daemon (like slurmd and slurmstepd).', synopsis: '[OPTIONS]', examples };
 
 export async function run(argv: string[], bin: string): Promise<number> {
+  const { takeStartReport, reportStart } = await import('../../core/start-report.js');
+  takeStartReport();
+  try {
+    return await serve(argv, bin, (outcome) => reportStart(outcome));
+  } catch (error) {
+    // The controller that started it learns why at once (core/start-report.ts).
+    if (error instanceof UserError) reportStart(`error: ${error.message}`);
+    throw error;
+  }
+}
+
+async function serve(argv: string[], bin: string, report: (outcome: string) => void): Promise<number> {
   const parsed = parseArgs(bin, argv, OPTIONS);
   if (parsed.info) {
     process.stdout.write(commandInfo(parsed.info, bin, OPTIONS, texts));
@@ -49,6 +66,21 @@ export async function run(argv: string[], bin: string): Promise<number> {
     import('../../config/state-dir.js'),
     import('node:path'),
   ]);
+  if (options.embedded === true) {
+    if (options.node !== undefined || options.listen !== undefined) throw new UserError('--embedded serves every emulated node: no --node or --listen');
+    const idleExitSeconds = Number(options.idleExit ?? '0');
+    if (!Number.isFinite(idleExitSeconds) || idleExitSeconds < 0) throw new UserError(`invalid --idle-exit value: ${options.idleExit}`);
+    const config = await loadCluster({ file: options.cluster });
+    const { runLocalStepHost } = await import('../../stepd/node-daemon/local-host.js');
+    return runLocalStepHost({
+      stateDir: resolveStateDir(config),
+      killWaitSeconds: (await import('../../config/kill-wait.js')).killWaitSeconds(config),
+      idleExitSeconds,
+      log: createLogger(bin, levelFromVerbosity(options.verbose)),
+      onReady: report,
+    });
+  }
+  if (options.idleExit !== undefined) throw new UserError('--idle-exit needs --embedded');
   if (options.node === undefined) throw new UserError('no node named: give --node NAME');
   const config = await loadCluster({ file: options.cluster });
   const node = config.nodes.find((n) => n.name === options.node);

@@ -1,7 +1,8 @@
 // tsstepd as a node daemon (slurmd, with slurmstepd's work done in-process): listens on TCP
 // for launch requests, registers its node with the controller and heartbeats, runs each step's
-// share of tasks through the same launchNode the embedded mode uses, and leaves nothing behind:
-// its reaper kills the tasks of every running step if the daemon itself dies.
+// share of tasks through the same launchNode the embedded mode uses and the node's batch
+// scripts as its own children (batch-runner.ts), and leaves nothing behind: its reaper kills
+// the tasks and scripts of every running step if the daemon itself dies.
 import os from 'node:os';
 import type { ClusterConfig, NodeConfig } from '../../config/types.js';
 import type { Logger } from '../../core/log.js';
@@ -20,6 +21,8 @@ import type { StepdPlugins } from '../step-container.js';
 import { ControllerLink } from './controller-link.js';
 import { handleLaunch, type LaunchContext } from './launch-handler.js';
 import { BatchRunner } from './batch-runner.js';
+import { batchHandlers } from './batch-handlers.js';
+import { HostPlugins } from './host-plugins.js';
 import { writeBcastFile } from '../bcast-node.js';
 
 /** Slurm's default SlurmdPort. */
@@ -54,6 +57,7 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
   let link: ControllerLink | undefined;
   let server: RpcServer | undefined;
   let batch: BatchRunner | undefined;
+  let hostPlugins: HostPlugins | undefined;
   try {
     const container = new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs);
     const proctrack = await loadProctrack(registry, config.plugins);
@@ -63,13 +67,20 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
       proctrack,
     });
     const ctx: LaunchContext = { nodeName: node.name, auth, reaper, log, plugins, running };
-    const runner = new BatchRunner(options.spoolDir, node.name, (body) => link!.call('batch-complete', body), log);
+    // Batch scripts run in this process, as its children, guarded by the same reaper as the tasks.
+    hostPlugins = new HostPlugins(log);
+    const runner = new BatchRunner({
+      spool: options.spoolDir,
+      plugins: (settings) => hostPlugins!.for(settings),
+      guard: reaper,
+      report: (body) => link!.call('batch-complete', body),
+      switchUser: true,
+      log,
+    });
     batch = runner;
     const handlers: HandlerTable<typeof STEPD_BODIES> = {
       launch: (body, connection) => handleLaunch(body, connection.identity, ctx),
-      'batch-launch': async (body) => runner.launch(body),
-      'batch-kill': async (body) => runner.kill(body.jobId, body.request),
-      'batch-signal': async (body) => runner.signal(body.jobId, body.signal, body.shellOnly === true),
+      ...batchHandlers(runner),
       bcast: async (body, connection) => {
         const identity = connection.identity;
         const user = identity ? { uid: identity.uid, gid: identity.gid } : undefined;
@@ -121,6 +132,8 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
     // A daemon that stops takes its steps with it (they run inside it).
     for (const step of running) step.kill();
     await server?.close();
+    await batch?.drain();
+    await hostPlugins?.finiAll();
     await registry.finiAll();
     // The reaper SIGKILLs whatever is still tracked once this process is gone.
   }

@@ -1,0 +1,156 @@
+// The embedded step host (tsstepd --embedded): started on demand by the controller for the
+// first batch job, gone once idle; batch scripts are its children (no Node process per job);
+// it outlives a SIGKILLed controller and hands the result to the next one; SIGKILLed itself,
+// its jobs end NODE_FAIL (or are requeued) and nothing its scripts started survives it.
+import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fixture } from '../helpers/run-bin.js';
+import { testController, type TestController } from '../helpers/controller.js';
+
+const small = fixture('clusters', 'small.yaml');
+
+const pidIn = (file: string): number | undefined => {
+  try {
+    return Number.parseInt(readFileSync(file, 'utf8'), 10);
+  } catch {
+    return undefined;
+  }
+};
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return !/\) [ZX] /.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+/** Node processes (tsctld, tsstepd, a per-job daemon) whose environment names this state directory. */
+function nodeProcessesOf(stateDir: string): number[] {
+  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).flatMap((name) => {
+    try {
+      if (readlinkSync(`/proc/${name}/exe`) !== process.execPath || !alive(Number(name))) return [];
+      return readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`TSLURM_STATE_DIR=${stateDir}`) ? [Number(name)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+const hostPid = (ctl: TestController) => pidIn(path.join(ctl.stateDir, 'tsstepd.pid'));
+const ctldPid = (ctl: TestController) => pidIn(path.join(ctl.stateDir, 'tsctld.pid'));
+
+function stopHost(ctl: TestController): void {
+  const pid = hostPid(ctl);
+  if (pid !== undefined && alive(pid)) process.kill(pid, 'SIGTERM');
+}
+
+describe('the step host started on demand', () => {
+  const ctl = testController({ TSLURM_STEPD_IDLE_EXIT: '2' });
+  afterAll(async () => (stopHost(ctl), ctl.stop()));
+
+  it('starts with the first batch job, runs it as its child, and exits once idle; the next job starts another', async () => {
+    expect(existsSync(path.join(ctl.stateDir, 'tsstepd.pid'))).toBe(false);
+    const first = await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--wait', '--wrap', 'echo parent $PPID']);
+    expect(first).toMatchObject({ exitCode: 0, stderr: '' });
+    const host = hostPid(ctl)!;
+    expect(alive(host)).toBe(true);
+    expect(readFileSync(`/proc/${host}/cmdline`, 'latin1').split('\0')).toContain('--embedded');
+    // The script's parent is the step host itself (through the task exec helper's exec).
+    expect(ctl.read(`slurm-${first.stdout.trim()}.out`)).toBe(`parent ${host}\n`);
+    await ctl.until(() => !alive(host), 20_000);
+    expect(existsSync(path.join(ctl.stateDir, 'tsstepd.pid'))).toBe(false);
+    expect(alive(ctldPid(ctl)!)).toBe(true);
+    const second = await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--wait', '--wrap', 'true']);
+    expect(second.exitCode).toBe(0);
+    expect(hostPid(ctl)).not.toBe(host);
+  });
+});
+
+describe('no Node process per batch job', () => {
+  const ctl = testController();
+  afterAll(async () => {
+    await ctl.run('tscancel', ['-u', process.env.USER ?? 'root']).catch(() => {});
+    stopHost(ctl);
+    await ctl.stop();
+  });
+
+  it('runs 20 batch jobs at once with two Node processes in all: the controller and the step host', async () => {
+    const cluster = path.join(ctl.workDir, 'wide.yaml');
+    writeFileSync(cluster, 'cluster: wide\nnodes:\n  - name: w[1-2]\n    cpus: 16\npartitions:\n  - name: p\n    nodes: ALL\n    default: true\n');
+    const submitted = await ctl.run('tsbatch', ['--cluster', cluster, '--parsable', '--array', '1-20', '--wrap', 'sleep 60']);
+    expect(submitted.exitCode).toBe(0);
+    await ctl.until(async () => (await ctl.run('tsqueue', ['--cluster', cluster, '-h', '-t', 'R', '-o', '%i'])).stdout.trim().split('\n').length === 20, 30_000);
+    const node = nodeProcessesOf(ctl.stateDir).sort();
+    expect(node).toEqual([ctldPid(ctl), hostPid(ctl)].sort());
+    await ctl.run('tscancel', ['--cluster', cluster, submitted.stdout.trim()]);
+  });
+});
+
+describe('a controller SIGKILLed under a running job', () => {
+  const ctl = testController();
+  afterAll(async () => (stopHost(ctl), ctl.stop()));
+
+  it('leaves the job running; its result, kept while no controller listens, reaches the restarted controller', async () => {
+    const flag = path.join(ctl.workDir, 'go');
+    const started = path.join(ctl.workDir, 'started');
+    const id = (await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--wrap', `touch ${started}; while [ ! -e ${flag} ]; do sleep 0.1; done; echo finished; exit 3`])).stdout.trim();
+    await ctl.until(() => existsSync(started));
+    const host = hostPid(ctl)!;
+    process.kill(ctldPid(ctl)!, 'SIGKILL');
+    // The script ends while no controller runs: the host keeps its result on disk.
+    writeFileSync(flag, '');
+    const kept = path.join(ctl.stateDir, 'stepd', 'jobs', id, 'result.json');
+    await ctl.until(() => existsSync(kept));
+    expect(JSON.parse(readFileSync(kept, 'utf8'))).toMatchObject({ gen: 0, result: { status: 3 << 8 } });
+    expect(ctl.read(`slurm-${id}.out`)).toBe('finished\n');
+    // The next submission starts a controller, which takes the result from the same host.
+    expect((await ctl.run('tsbatch', ['--cluster', small, '--hold', '--wrap', 'true'])).exitCode).toBe(0);
+    await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'FAILED');
+    expect(await ctl.jobField(id, 'ExitCode')).toBe('3:0');
+    expect(hostPid(ctl)).toBe(host);
+    await ctl.until(() => !existsSync(kept));
+  });
+
+  it('re-attaches to a job still running on the host after a restart, and cancels it there', async () => {
+    const id = (await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--wrap', 'echo $$ > pid; sleep 60'])).stdout.trim();
+    await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'RUNNING' && existsSync(path.join(ctl.workDir, 'pid')));
+    const script = Number(ctl.read('pid'));
+    process.kill(ctldPid(ctl)!, 'SIGKILL');
+    expect((await ctl.run('tsbatch', ['--cluster', small, '--hold', '--wrap', 'true'])).exitCode).toBe(0);
+    expect(await ctl.jobField(id, 'JobState')).toBe('RUNNING');
+    expect(alive(script)).toBe(true);
+    expect((await ctl.run('tscancel', [id])).exitCode).toBe(0);
+    await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'CANCELLED');
+    await ctl.until(() => !alive(script));
+  });
+});
+
+describe('a step host SIGKILLed under running jobs', () => {
+  const ctl = testController();
+  afterAll(async () => (stopHost(ctl), ctl.stop()));
+
+  it('ends a --no-requeue job NODE_FAIL, requeues the other, and leaves none of their processes', async () => {
+    // Each script starts a child in the background and records both pids.
+    const script = (name: string) => `sleep 300 & echo $$ $! > ${name}; echo run $SLURM_RESTART_COUNT; wait`;
+    const lost = (await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--no-requeue', '--wrap', script('lost.pids')])).stdout.trim();
+    const requeued = (await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--wrap', script('requeued.pids')])).stdout.trim();
+    await ctl.until(() => existsSync(path.join(ctl.workDir, 'lost.pids')) && existsSync(path.join(ctl.workDir, 'requeued.pids')));
+    const pids = ['lost.pids', 'requeued.pids'].flatMap((file) => ctl.read(file).trim().split(' ').map(Number));
+    expect(pids.every(alive)).toBe(true);
+    const host = hostPid(ctl)!;
+    writeFileSync(path.join(ctl.workDir, 'requeued.pids'), '');
+    process.kill(host, 'SIGKILL');
+    await ctl.until(async () => (await ctl.jobField(lost, 'JobState')) === 'NODE_FAIL');
+    expect(await ctl.jobField(lost, 'Reason')).toBe('NodeDown');
+    // The host's guard ended the scripts and their children.
+    await ctl.until(() => !pids.some(alive), 15_000);
+    // The requeued job runs again, on a new step host.
+    await ctl.until(async () => (await ctl.jobField(requeued, 'Restarts')) === '1' && (await ctl.jobField(requeued, 'JobState')) === 'RUNNING');
+    await ctl.until(() => ctl.read(`slurm-${requeued}.out`).includes('run 1'));
+    expect(hostPid(ctl)).not.toBe(host);
+    await ctl.run('tscancel', [requeued]);
+  });
+});
