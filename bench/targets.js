@@ -2,18 +2,18 @@
 // `node -e 0`, a bare Node spawn loop (bench/spawn-floor.js), and real Slurm's commands when a
 // real Slurm answers here (`sinfo`; see /work/shared/real-slurm/setup.sh). The commands of one
 // table run interleaved, round after round, so all see the same machine load; medians.
-// Then the controller: its RSS idle and after a 1,000-task `--wrap=true` array, the array's
-// drain rate on one 8-CPU node, and one batch job's submit-to-running latency.
+// Then bench/batch-drain.js: the controller's and the step host's RSS idle and after a
+// 1,000-task `--wrap=true` array, the array's drain rate on one 8-CPU node against a bare Node
+// spawn floor, and one batch job's submit-to-running latency.
 // Prints measurements; never passes or fails. BENCH_RUNS, TSLURM_BENCH_ARRAY and
 // TSLURM_BENCH_SLURM_ARRAY (real Slurm's array, 100 by default: it drains at a few jobs/s)
 // change the counts.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { interleavedMedians, medianMs } from './lib.js';
+import { interleavedMedians } from './lib.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -21,7 +21,6 @@ const node = process.execPath;
 const bin = (name) => path.join(root, 'bin', `${name}.js`);
 const runs = Number(process.env.BENCH_RUNS ?? 15);
 const arrayTasks = Number(process.env.TSLURM_BENCH_ARRAY ?? 1000);
-const slurmArrayTasks = Number(process.env.TSLURM_BENCH_SLURM_ARRAY ?? 100);
 const work = mkdtempSync(path.join(tmpdir(), 'tslurm-bench-targets-'));
 const stateDir = (name) => {
   const dir = path.join(work, name);
@@ -102,51 +101,8 @@ console.log('  (tsrun --mpi=pmi2 against srun and mpiexec: bench/mpi.js)');
 // The controllers the commands above started on demand.
 for (const options of [served, embedded, wideCluster]) stopController(options.env.TSLURM_STATE_DIR);
 
-// --- the controller: RSS, the array's drain, submit-to-running -----------------------------
-const drainEnv = { ...baseEnv, TSLURM_STATE_DIR: stateDir('drain'), TSLURM_CONF: path.join(here, 'cluster-8cpu.yaml'), TSLURM_MIN_JOB_AGE: '3600' };
-const drain = { env: drainEnv, cwd: work };
-execFileSync(node, [bin('tsbatch'), '--wait', '--wrap=true'], { ...drain, stdio: 'ignore' });
-const ctldPid = Number.parseInt(readFileSync(path.join(drainEnv.TSLURM_STATE_DIR, 'tsctld.pid'), 'utf8'), 10);
-await sleep(1000);
-const idleRss = rssMb(ctldPid);
-
-// Submit-to-running: from the acknowledged submission (tsbatch's exit) to the job seen out of
-// PENDING over the controller's socket (no command start-up in the polling).
-const latencies = [];
-for (let i = 0; i < 7; i++) {
-  const id = Number(/(\d+)/.exec(execFileSync(node, [bin('tsbatch'), '--wrap=sleep 1'], { ...drain, encoding: 'utf8' }))[1]);
-  const acked = process.hrtime.bigint();
-  while (((await jobViews(drainEnv.TSLURM_STATE_DIR)).find((v) => v.jobId === id)?.state ?? 0) === 0) await sleep(1);
-  latencies.push(Number(process.hrtime.bigint() - acked) / 1e6);
-}
-while ((await activeJobs(drainEnv.TSLURM_STATE_DIR)) > 0) await sleep(50);
-
-const drainStart = process.hrtime.bigint();
-execFileSync(node, [bin('tsbatch'), `--array=1-${arrayTasks}`, '--wrap=true'], { ...drain, stdio: 'ignore' });
-while ((await activeJobs(drainEnv.TSLURM_STATE_DIR)) > 0) await sleep(100);
-const drainSeconds = Number(process.hrtime.bigint() - drainStart) / 1e9;
-await sleep(1000);
-const afterRss = rssMb(ctldPid);
-const peakRss = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${ctldPid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-process.kill(ctldPid, 'SIGTERM');
-
-console.log(`controller (one 8-CPU node, bench/cluster-8cpu.yaml)`);
-console.log(`  ${arrayTasks}-task --wrap=true array drained in ${drainSeconds.toFixed(1)} s: ${(arrayTasks / drainSeconds).toFixed(1)} jobs/s   target ≥ 100 jobs/s`);
-console.log(`  submit-to-running of one batch job: ${medianMs(latencies).toFixed(1)} ms (median of ${latencies.length})   target ≤ 50 ms`);
-console.log(`  tsctld RSS idle ${idleRss.toFixed(1)} MB, after ${arrayTasks + 8} jobs ${afterRss.toFixed(1)} MB (peak ${peakRss.toFixed(1)} MB); no step host yet (each batch job is its own process)`);
-if (slurm) slurmDrain();
-
-function slurmDrain() {
-  const started = process.hrtime.bigint();
-  execFileSync('sbatch', [`--array=1-${slurmArrayTasks}`, '--wrap=true'], { cwd: work, stdio: 'ignore' });
-  for (;;) {
-    const left = spawnSync('squeue', ['-h', '-r', '-o', '%i'], { encoding: 'utf8' }).stdout.trim();
-    if (left === '') break;
-    spawnSync('sleep', ['0.2']);
-  }
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  console.log(`  real Slurm: ${slurmArrayTasks}-task --wrap=true array drained in ${seconds.toFixed(1)} s: ${(slurmArrayTasks / seconds).toFixed(1)} jobs/s`);
-}
+// --- the controller and the step host: RSS, the array's drain, submit-to-running -----------
+spawnSync(node, [path.join(here, 'batch-drain.js')], { stdio: 'inherit', env: { ...process.env, TSLURM_BENCH_ARRAY: String(arrayTasks) } });
 
 function stopController(dir) {
   try {
@@ -154,32 +110,4 @@ function stopController(dir) {
   } catch {
     // gone already
   }
-}
-
-function rssMb(pid) {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-}
-
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Every job the controller knows, asked straight over its socket (no command start-up). */
-function jobViews(dir) {
-  return new Promise((resolve, reject) => {
-    const socket = net.createConnection(path.join(dir, 'tsctld.sock'));
-    let text = '';
-    socket.on('connect', () => socket.write(`${JSON.stringify({ v: 256, id: 1, op: 'jobs', body: {} })}\n`));
-    socket.on('data', (chunk) => {
-      text += chunk;
-      if (!text.includes('\n')) return;
-      socket.end();
-      resolve(JSON.parse(text).body);
-    });
-    socket.on('error', reject);
-  });
-}
-
-async function activeJobs(dir) {
-  return (await jobViews(dir)).filter((v) => v.active || (v.state & 0xff) <= 2).length;
 }
