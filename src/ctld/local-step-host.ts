@@ -11,7 +11,7 @@ import { UserError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { REPORT_FD, REPORT_FD_ENV } from '../core/start-report.js';
 import { ConnectionLost, CtldClient, type CallArgs } from '../client/ctld-client.js';
-import { isStepHost, localHostPaths } from '../stepd/node-daemon/local-host.js';
+import { isStepHost, localHostPaths } from '../stepd/node-daemon/local-host-paths.js';
 import type { BatchJobsAnswer } from '../stepd/node-daemon/batch-handlers.js';
 
 const START_TIMEOUT_MS = 15_000;

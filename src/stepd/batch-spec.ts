@@ -1,5 +1,6 @@
 // What a step host needs to run a job's script (slurmd's batch_job_launch_msg_t), as the
 // controller sends it in `batch-launch`, and where the host keeps one job's files.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as v from 'valibot';
 import type { BatchResultSchema } from '../protocol/node-messages.js';
@@ -22,4 +23,19 @@ export function jobDirFiles(spool: string, jobId: number) {
     /** The result, written atomically when the controller cannot take it at once; removed once it has. */
     result: path.join(dir, 'result.json'),
   };
+}
+
+/** A job's launch as its directory records it: on which node, and which launch of the job. */
+export interface LaunchRecord {
+  node: string;
+  gen: number;
+}
+
+/** The result a step host kept for `jobId`, with the launch it belongs to; undefined when none. */
+export function readStoredResult(spool: string, jobId: number): (LaunchRecord & { result: BatchResult }) | undefined {
+  try {
+    return JSON.parse(readFileSync(jobDirFiles(spool, jobId).result, 'utf8')) as LaunchRecord & { result: BatchResult };
+  } catch {
+    return undefined;
+  }
 }

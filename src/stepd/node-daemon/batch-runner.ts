@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { StepdBody } from '../../protocol/stepd-messages.js';
 import type { Logger } from '../../core/log.js';
 import { writeFileAtomic } from '../../os/atomic-write.js';
-import { jobDirFiles, type BatchResult, type KillRequest } from '../batch-spec.js';
+import { jobDirFiles, readStoredResult, type BatchResult, type KillRequest, type LaunchRecord } from '../batch-spec.js';
 import { startBatchStep, type HostGuard, type RunningBatchStep } from '../batch-step.js';
 import type { ContainerPlugins } from '../step-container.js';
 import type { PluginSettings } from '../../plugin-host/create.js';
@@ -28,12 +28,6 @@ export interface BatchReport {
   jobId: number;
   gen: number;
   result: BatchResult | null;
-}
-
-/** A job's launch as its directory records it. */
-interface LaunchRecord {
-  node: string;
-  gen: number;
 }
 
 export interface BatchRunnerOptions {
@@ -204,14 +198,5 @@ export class BatchRunner {
     } catch {
       return undefined;
     }
-  }
-}
-
-/** The result a step host kept for `jobId`, with the launch it belongs to; undefined when none. */
-export function readStoredResult(spool: string, jobId: number): (LaunchRecord & { result: BatchResult }) | undefined {
-  try {
-    return JSON.parse(readFileSync(jobDirFiles(spool, jobId).result, 'utf8')) as LaunchRecord & { result: BatchResult };
-  } catch {
-    return undefined;
   }
 }

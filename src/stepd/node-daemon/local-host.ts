@@ -7,11 +7,11 @@
 // result still undelivered then stays on disk, where the next controller (or host) finds it.
 // Killed, it takes its scripts with it (its guard, reaper.ts).
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
 import { UserError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import { prepareStateDir } from '../../config/state-dir.js';
-import { pidAlive, tryLockFile, type HeldLock } from '../../os/lock-file.js';
+import { tryLockFile, type HeldLock } from '../../os/lock-file.js';
+import { isStepHost, localHostPaths } from './local-host-paths.js';
 import { RpcServer, routes, type HandlerTable } from '../../net/rpc-server.js';
 import { STEPD_BODIES } from '../../protocol/stepd-messages.js';
 import { ConnectionLost, ControllerError, CtldClient } from '../../client/ctld-client.js';
@@ -28,29 +28,6 @@ export interface LocalHostOptions {
   log: Logger;
   /** Called once the socket takes requests; `raced` when another host holds the state directory. */
   onReady: (outcome: 'ready' | 'raced') => void;
-}
-
-/** The embedded step host's socket, pid file and spool in a state directory. */
-export function localHostPaths(stateDir: string) {
-  return {
-    socket: path.join(stateDir, 'tsstepd.sock'),
-    pidFile: path.join(stateDir, 'tsstepd.pid'),
-    spool: path.join(stateDir, 'stepd'),
-    log: path.join(stateDir, 'tsstepd.log'),
-  };
-}
-
-/** Whether `pid` is a live step host (not a recycled pid). */
-export function isStepHost(pid: number): boolean {
-  if (!pidAlive(pid)) return false;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // A zombie has ended; only its parent has not collected it yet.
-    if (/\) [ZX] /.test(stat)) return false;
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('tsstepd');
-  } catch {
-    return false;
-  }
 }
 
 export async function runLocalStepHost(options: LocalHostOptions): Promise<number> {

@@ -7,7 +7,7 @@ import { CTLD_BODIES } from '../../../src/protocol/ctld-messages.js';
 import { STEPD_BODIES } from '../../../src/protocol/stepd-messages.js';
 import { UserError } from '../../../src/core/errors.js';
 
-const NO_BODY = new Set(['ping', 'shutdown', 'diag', 'cluster_info', 'reconfigure', 'resv_list', 'jobs', 'steps']);
+const NO_BODY = new Set(['ping', 'shutdown', 'diag', 'cluster_info', 'reconfigure', 'resv_list', 'jobs', 'steps', 'batch-jobs']);
 
 function refused(op: string, schema: v.GenericSchema, body: unknown): string {
   try {
@@ -47,5 +47,16 @@ describe('request bodies', () => {
     expect(refused('bcast', STEPD_BODIES.bcast, { jobId: 1, nodeName: 'n1', dest: 'rel', data: '', mode: 33188, force: false, times: null })).toBe(
       'Invalid bcast request: dest: must be an absolute path',
     );
+  });
+});
+
+describe('batch results', () => {
+  it('carry an optional usage, checked field by field', async () => {
+    const { BatchCompleteSchema } = await import('../../../src/protocol/node-messages.js');
+    const base = { node: 'n1', jobId: 4, gen: 0, result: { status: 0, cause: null, failure: null } };
+    expect(refused('batch-complete', BatchCompleteSchema, base)).toBe('accepted');
+    const usage = { maxRssKiB: 10, maxRssTask: 0, maxRssNode: 'n1', aveRssKiB: 10, maxVmSizeKiB: 20, maxVmSizeTask: 0, maxVmSizeNode: 'n1', aveVmSizeKiB: 20, userCpuUsec: 5, systemCpuUsec: 6, sampledAt: 1 };
+    expect(refused('batch-complete', BatchCompleteSchema, { ...base, result: { ...base.result, usage } })).toBe('accepted');
+    expect(refused('batch-complete', BatchCompleteSchema, { ...base, result: { ...base.result, usage: { ...usage, maxRssKiB: -1 } } })).toMatch(/^Invalid batch-complete request: result\.usage\.maxRssKiB: /);
   });
 });
