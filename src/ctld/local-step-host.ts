@@ -4,13 +4,13 @@
 // tsstepd.log and a pipe on which it says `ready`, `raced` or why it could not start (as the
 // controller itself is started, client/start-controller.ts). One connection serves every
 // request; a lost one is opened again, and a host that went away is started again.
-import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { REPORT_FD, REPORT_FD_ENV } from '../core/start-report.js';
 import { ConnectionLost, CtldClient, type CallArgs } from '../client/ctld-client.js';
+import { startChild } from '../os/spawn.js';
 import { isStepHost, localHostPaths } from '../stepd/node-daemon/local-host-paths.js';
 import type { BatchJobsAnswer } from '../stepd/node-daemon/batch-handlers.js';
 
@@ -107,12 +107,11 @@ export class LocalStepHost {
     const log = openSync(this.paths.log, 'a', 0o600);
     let said = '';
     try {
-      const child = spawn(process.execPath, args, {
+      const { child } = startChild([process.execPath, ...args], {
         detached: true,
         stdio: ['ignore', log, log, 'pipe'],
         env: { ...process.env, TSLURM_STATE_DIR: this.stateDir, [REPORT_FD_ENV]: String(REPORT_FD) },
       });
-      child.on('error', () => {});
       const report = child.stdio[REPORT_FD] as NodeJS.ReadableStream;
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`the step host did not start within ${START_TIMEOUT_MS / 1000} s (see ${this.paths.log})`)), START_TIMEOUT_MS);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { UserError } from '../core/errors.js';
 import { LIVE_USAGE_FILE } from '../stepd/usage/batch-usage.js';
 import { jobDirFiles } from '../stepd/batch-spec.js';
-import { localHostPaths } from '../stepd/node-daemon/local-host.js';
+import { localHostPaths } from '../stepd/node-daemon/local-host-paths.js';
 import { JOB_RUNNING, JOB_STATE_BASE } from '../plugin-api/records.js';
 import type { StepUsage } from '../protocol/step-usage.js';
 import type { StepStats } from '../protocol/ctld-answers.js';

@@ -3,7 +3,7 @@
 // kill order honoured with Slurm's message in the job's output, its signals passed on, and the
 // script's end turned into the job's result. Nothing here is per-process state of its own:
 // many batch steps run side by side in one step host.
-import { spawn } from 'node:child_process';
+import { startChild, type ChildProcess } from '../os/spawn.js';
 import type { Readable } from 'node:stream';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
@@ -84,7 +84,7 @@ async function runBatchStep(spec: BatchSpec, loadPlugins: () => Promise<Containe
 class StepControl {
   killRequest: KillRequest | undefined;
   private container: StepContainer | undefined;
-  private shell: ReturnType<typeof spawn> | undefined;
+  private shell: ChildProcess | undefined;
   private errFd: number | undefined;
   private killTimer: NodeJS.Timeout | undefined;
   private viaHelper = false;
@@ -92,7 +92,7 @@ class StepControl {
   constructor(private readonly spec: BatchSpec) {}
 
   /** The script runs: orders that came before it are carried out now. */
-  attach(container: StepContainer, shell: ReturnType<typeof spawn>, errFd: number, viaHelper: boolean): void {
+  attach(container: StepContainer, shell: ChildProcess, errFd: number, viaHelper: boolean): void {
     this.container = container;
     this.shell = shell;
     this.viaHelper = viaHelper;
@@ -191,8 +191,8 @@ async function runScript(spec: BatchSpec, plugins: ContainerPlugins, fds: Output
   // The job's container may hide the directory (job_container/tmpfs's private /tmp).
   if (task.cwdError !== undefined) chdirFailed(spec, fds.err, cwd, task.cwdError);
   // The umask is the process's: set for the spawn alone (the child inherits it), then restored.
-  const child = withUmask(spec.umask, () =>
-    spawn(task.argv[0]!, task.argv.slice(1), {
+  const { child, ended } = withUmask(spec.umask, () =>
+    startChild(task.argv, {
       cwd: task.cwd ?? cwd,
       env: envArrayToObject(env),
       // Its own process group: signals to the host's group do not reach it, and the guard
@@ -211,10 +211,9 @@ async function runScript(spec: BatchSpec, plugins: ContainerPlugins, fds: Output
     // Live samples beside the job's script, in the step host's spool.
     jobDir: path.dirname(spec.script),
   });
-  const exited = new Promise<number | string>((resolve) => {
-    child.once('error', (error) => resolve(error.message));
-    child.once('exit', (code, signal) => resolve(signal ? (constants.signals[signal] ?? 9) : (code ?? 0) << 8));
-  });
+  const exited: Promise<number | string> = ended.then((end) =>
+    end.kind === 'exited' ? end.code << 8 : end.kind === 'signaled' ? (constants.signals[end.signal] ?? 9) : end.message,
+  );
   const pid = child.pid;
   if (pid !== undefined) {
     guard.track(pid);

@@ -16,8 +16,6 @@ const SPAWN_MODULE = 'os/spawn.ts';
 
 // Files not moved yet, each with why: remove an entry once its file spawns through os/spawn.ts.
 const NOT_YET: Record<string, string> = {
-  'stepd/batch-spawn.ts': 'being replaced by the step host running batch scripts (h-stephost)',
-  'stepd/batch-step.ts': 'being replaced by the step host running batch scripts (h-stephost)',
   'client/start-controller.ts': 'controller start-up is being reworked (h-ctldcore)',
   'commands/tsctld/start.ts': 'controller start-up is being reworked (h-ctldcore)',
 };
