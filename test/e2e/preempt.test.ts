@@ -32,6 +32,8 @@ describe('preemption (preempt/partition_prio)', () => {
     const { ctl, sbatch, state } = setup('cancel');
     const low = await sbatch(['-N2', '--exclusive', '-o', 'low.out', '--wrap', 'echo started; sleep 60']);
     await ctl.until(async () => (await state(low)) === 'RUNNING');
+    // RUNNING comes with the launch; the script's first line is what the checks below read.
+    await ctl.until(() => existsSync(path.join(ctl.workDir, 'low.out')) && ctl.read('low.out').startsWith('started\n'));
     const high = await sbatch(['-p', 'high', '-N1', '-o', 'high.out', '--wrap', 'echo high ran']);
     await ctl.until(async () => (await state(high)) === 'COMPLETED');
     expect(await state(low)).toBe('PREEMPTED');
@@ -47,6 +49,7 @@ describe('preemption (preempt/partition_prio)', () => {
     const { ctl, sbatch, state } = setup('requeue');
     const low = await sbatch(['-N2', '--exclusive', '-o', 'low.out', '--open-mode=append', '--wrap', 'echo started; sleep 60']);
     await ctl.until(async () => (await state(low)) === 'RUNNING');
+    await ctl.until(() => existsSync(path.join(ctl.workDir, 'low.out')) && ctl.read('low.out').startsWith('started\n'));
     // The high-tier job runs until the test lets it go, so a loaded machine cannot race the checks.
     const high = await sbatch(['-p', 'high', '-N1', '-o', 'high.out', '--wrap', GATED]);
     await ctl.until(async () => (await state(high)) === 'RUNNING');
