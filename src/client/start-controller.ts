@@ -3,13 +3,13 @@
 // refusal (an untrusted state directory, a full disk, a bad setting) reaches the command as
 // its one error line at once, instead of after the wait for a socket that never comes. Losing
 // the race to another command's controller is said as `raced`: that one is used.
-import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../core/errors.js';
 import { notWritable, prepareStateDir } from '../config/state-dir.js';
-import { REPORT_FD, ON_DEMAND_ENV, REPORT_FD_ENV } from '../core/start-report.js';
+import { REPORT_FD, ON_DEMAND_ENV, REPORT_FD_ENV } from '../os/start-report.js';
+import { startChild } from '../os/spawn.js';
 
 /** What the started controller has said so far. */
 export interface StartWatch {
@@ -42,14 +42,13 @@ export function startControllerOnDemand(request: StartRequest): StartWatch {
   let settle!: () => void;
   const settled = new Promise<void>((resolve) => (settle = resolve));
   try {
-    const child = spawn(process.execPath, args, {
+    const { child, ended } = startChild([process.execPath, ...args], {
       detached: true,
       stdio: ['ignore', log, log, 'pipe'],
       env: { ...process.env, TSLURM_STATE_DIR: request.stateDir, [REPORT_FD_ENV]: String(REPORT_FD), [ON_DEMAND_ENV]: '1' },
     });
-    child.on('error', () => {});
-    child.once('exit', (code) => {
-      exitCode = code ?? 1;
+    void ended.then((end) => {
+      exitCode = end.kind === 'exited' ? end.code : 1;
       settle();
     });
     const report = child.stdio[REPORT_FD] as NodeJS.ReadableStream & { destroy(): void; unref?(): void };

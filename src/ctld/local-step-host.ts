@@ -8,7 +8,7 @@ import { closeSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { REPORT_FD, REPORT_FD_ENV } from '../core/start-report.js';
+import { REPORT_FD, REPORT_FD_ENV } from '../os/start-report.js';
 import { ConnectionLost, CtldClient, type CallArgs } from '../client/ctld-client.js';
 import { startChild } from '../os/spawn.js';
 import { isStepHost, localHostPaths } from '../stepd/node-daemon/local-host-paths.js';

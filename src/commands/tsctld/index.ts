@@ -4,7 +4,7 @@ import { commandInfo, commonOptions, infoOptions, option, parseArgs, type Comman
 import type { OptionSpec } from '../../cli/slurm-opt/spec.js';
 import { writeSync } from 'node:fs';
 import { UserError } from '../../core/errors.js';
-import { reportStart, startedOnDemand, takeStartReport } from '../../core/start-report.js';
+import { reportStart, startedOnDemand, takeStartReport } from '../../os/start-report.js';
 
 const examples = [
   'tsctld -D -v                         # in the foreground, logging to the terminal',
@@ -66,7 +66,7 @@ export async function run(argv: string[], bin: string): Promise<number> {
   }
 }
 
-// A controller that does not start tells its starter why (core/start-report.ts). One that a
+// A controller that does not start tells its starter why (os/start-report.ts). One that a
 // command started for itself and that lost the state directory to another command's
 // controller has nothing wrong to say: that other one serves them both.
 async function refused(error: unknown, bin: string): Promise<number> {

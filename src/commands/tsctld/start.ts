@@ -1,20 +1,20 @@
 // Starting the controller: in the foreground (-D), or as slurmctld does by default, in the
 // background — a detached copy of itself with -D, logging to tsctld.log in the state
 // directory; this process returns once that copy says it serves, or reports why it could not
-// start (core/start-report.ts).
-import { spawn } from 'node:child_process';
+// start (os/start-report.ts).
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
-import { resilientSink } from '../../core/log-sink.js';
+import { resilientSink } from '../../os/log-sink.js';
 import { UserError } from '../../core/errors.js';
-import { REPORT_FD, REPORT_FD_ENV, reportStart } from '../../core/start-report.js';
+import { REPORT_FD, REPORT_FD_ENV, reportStart } from '../../os/start-report.js';
 import { loadCluster } from '../../config/load.js';
 import { notWritable, prepareStateDir, resolveStateDir } from '../../config/state-dir.js';
 import { killWaitSeconds, minJobAgeSeconds } from '../../config/kill-wait.js';
 import { recordControllerKnobs } from '../../config/controller-knobs.js';
 import { CtldClient } from '../../client/ctld-client.js';
 import { AlreadyRunning } from '../../ctld/ctld-lock.js';
+import { startChild } from '../../os/spawn.js';
 
 export interface StartOptions {
   cluster?: string;
@@ -76,7 +76,7 @@ async function startInBackground(options: StartOptions, stateDir: string): Promi
     closeSync(logFd);
     throw new AlreadyRunning(pidIn(path.join(stateDir, 'tsctld.pid')), stateDir);
   }
-  const child = spawn(process.execPath, [process.argv[1]!, '-D', ...options.argv], {
+  const { child, ended } = startChild([process.execPath, process.argv[1]!, '-D', ...options.argv], {
     detached: true,
     stdio: ['ignore', logFd, logFd, 'pipe'],
     env: { ...process.env, TSLURM_STATE_DIR: stateDir, [REPORT_FD_ENV]: String(REPORT_FD) },
@@ -88,7 +88,7 @@ async function startInBackground(options: StartOptions, stateDir: string): Promi
     report.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     report.on('error', () => {});
     report.on('end', () => resolve(text));
-    child.once('exit', (code) => resolve(text || `error: tsctld exited with status ${code ?? 1} before it served (see ${logFile})`));
+    void ended.then((end) => resolve(text || `error: tsctld exited with status ${end.kind === 'exited' ? end.code : 1} before it served (see ${logFile})`));
   });
   const line = said.split('\n')[0]!;
   if (line !== 'ready') throw new UserError(line.startsWith('error: ') ? line.slice('error: '.length) : `tsctld did not start (see ${logFile})`);

@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { chmodSync, rmSync } from 'node:fs';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
-import { resilientSink } from '../../core/log-sink.js';
+import { resilientSink } from '../../os/log-sink.js';
 import { UserError } from '../../core/errors.js';
 import { loadCluster } from '../../config/load.js';
 import { prepareStateDir, resolveStateDir } from '../../config/state-dir.js';

@@ -38,12 +38,12 @@ const OPTIONS: readonly OptionSpec[] = [
 const texts: CommandTexts = { summary: 'The node daemon (like slurmd and slurmstepd).', synopsis: '[OPTIONS]', examples };
 
 export async function run(argv: string[], bin: string): Promise<number> {
-  const { takeStartReport, reportStart } = await import('../../core/start-report.js');
+  const { takeStartReport, reportStart } = await import('../../os/start-report.js');
   takeStartReport();
   try {
     return await serve(argv, bin, (outcome) => reportStart(outcome));
   } catch (error) {
-    // The controller that started it learns why at once (core/start-report.ts).
+    // The controller that started it learns why at once (os/start-report.ts).
     if (error instanceof UserError) reportStart(`error: ${error.message}`);
     throw error;
   }

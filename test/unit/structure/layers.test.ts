@@ -19,10 +19,7 @@ const CLIENT_SIDE = ['commands', 'cli', 'client'];
 const IO_MODULES = ['fs', 'fs/promises', 'child_process', 'net', 'dgram', 'http', 'https', 'tls'].flatMap((m) => [m, `node:${m}`]);
 
 // Core files that still do I/O, each with why: remove an entry once its file has moved to src/os.
-const CORE_IO_NOT_YET: Record<string, string> = {
-  'core/start-report.ts': "the controller's start-up report; that start-up is being reworked (h-ctldcore)",
-  'core/log-sink.ts': "tsctld's log; imported by the controller's start-up, being reworked (h-ctldcore)",
-};
+const CORE_IO_NOT_YET: Record<string, string> = {};
 
 /** Core files that import a module doing I/O. */
 function coreIo(sources: ReadonlyMap<string, string>): string[] {
