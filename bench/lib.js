@@ -1,5 +1,6 @@
 // Shared by the benchmarks: run a command N times and report the median wall time.
 import { spawnSync } from 'node:child_process';
+import net from 'node:net';
 
 export function medianMs(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -62,4 +63,39 @@ export function interleavedMedians(commands, runs, options = {}) {
     }
   }
   return new Map(commands.map((c) => [c.label, failed.has(c.label) ? undefined : medianMs(samples.get(c.label))]));
+}
+
+/**
+ * Submits `count` jobs (`desc(i)` for i = 1..count) straight over a controller's socket, 64
+ * requests in flight on one connection: a queue filled without a command start-up per job.
+ */
+export function submitOverSocket(socketPath, count, desc) {
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(socketPath);
+    let sent = 0;
+    let answered = 0;
+    let pending = '';
+    const send = () => {
+      while (sent < count && sent - answered < 64) {
+        sent++;
+        socket.write(`${JSON.stringify({ v: 256, id: sent, op: 'submit', body: { desc: desc(sent), testOnly: false } })}\n`);
+      }
+    };
+    socket.on('connect', send);
+    socket.on('data', (chunk) => {
+      pending += chunk;
+      let newline;
+      while ((newline = pending.indexOf('\n')) >= 0) {
+        const answer = JSON.parse(pending.slice(0, newline));
+        pending = pending.slice(newline + 1);
+        if (!answer.ok) return reject(new Error(answer.error.message));
+        answered++;
+      }
+      if (answered === count) {
+        socket.end();
+        resolve();
+      } else send();
+    });
+    socket.on('error', reject);
+  });
 }

@@ -4,11 +4,10 @@
 // never passes or fails. TSLURM_BENCH_JOBS changes the count.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pairedMedians, printRatio } from './lib.js';
+import { pairedMedians, printRatio, submitOverSocket } from './lib.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const jobs = Number(process.env.TSLURM_BENCH_JOBS ?? 10_000);
@@ -40,34 +39,7 @@ const desc = (i) => ({
 
 /** Submits `count` held jobs over one connection, a window of requests in flight. */
 function submitHeld(count) {
-  return new Promise((resolve, reject) => {
-    const socket = net.createConnection(path.join(stateDir, 'tsctld.sock'));
-    let sent = 0;
-    let answered = 0;
-    let pending = '';
-    const send = () => {
-      while (sent < count && sent - answered < 64) {
-        sent++;
-        socket.write(`${JSON.stringify({ v: 256, id: sent, op: 'submit', body: { desc: desc(sent), testOnly: false } })}\n`);
-      }
-    };
-    socket.on('connect', send);
-    socket.on('data', (chunk) => {
-      pending += chunk;
-      let newline;
-      while ((newline = pending.indexOf('\n')) >= 0) {
-        const answer = JSON.parse(pending.slice(0, newline));
-        pending = pending.slice(newline + 1);
-        if (!answer.ok) return reject(new Error(answer.error.message));
-        answered++;
-      }
-      if (answered === count) {
-        socket.end();
-        resolve();
-      } else send();
-    });
-    socket.on('error', reject);
-  });
+  return submitOverSocket(path.join(stateDir, 'tsctld.sock'), count, desc);
 }
 
 execFileSync(node, [path.join(root, 'bin', 'tsctld.js'), '--cluster', cluster, '--idle-exit', '600'], { env, stdio: 'inherit' });

@@ -9,11 +9,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { medianMs } from './lib.js';
+import { medianMs, submitOverSocket } from './lib.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const jobs = Number(process.env.TSLURM_BENCH_JOBS ?? 10_000);
@@ -44,34 +43,7 @@ const desc = (i) => ({
 
 /** Submits `count` held jobs over one connection, a window of requests in flight. */
 function submitHeld(count) {
-  return new Promise((resolve, reject) => {
-    const socket = net.createConnection(path.join(stateDir, 'tsctld.sock'));
-    let sent = 0;
-    let answered = 0;
-    let pending = '';
-    const send = () => {
-      while (sent < count && sent - answered < 64) {
-        sent++;
-        socket.write(`${JSON.stringify({ v: 256, id: sent, op: 'submit', body: { desc: desc(sent), testOnly: false } })}\n`);
-      }
-    };
-    socket.on('connect', send);
-    socket.on('data', (chunk) => {
-      pending += chunk;
-      let newline;
-      while ((newline = pending.indexOf('\n')) >= 0) {
-        const answer = JSON.parse(pending.slice(0, newline));
-        pending = pending.slice(newline + 1);
-        if (!answer.ok) return reject(new Error(answer.error.message));
-        answered++;
-      }
-      if (answered === count) {
-        socket.end();
-        resolve();
-      } else send();
-    });
-    socket.on('error', reject);
-  });
+  return submitOverSocket(path.join(stateDir, 'tsctld.sock'), count, desc);
 }
 
 /** Starts tsrestd on a free TCP port; resolves to its process and base URL. */
