@@ -164,7 +164,9 @@ describe('tscontrol update and live node states', () => {
     await scontrol('update', 'NodeName=node4', 'State=DRAIN', 'Reason=kept');
     await ctl.stop();
     expect((await sinfo('-h', '-n', 'node4', '-o', '%t %E')).stdout).toBe('drain kept\n');
-    await ctl.run('tsbatch', ['--cluster', small, '--wrap', 'true']); // starts a controller again
+    // Starts a controller again; --wait, so the job is gone before the next case lists steps
+    // (its batch step shows in `show steps` while it runs, as Slurm's does).
+    await ctl.run('tsbatch', ['--cluster', small, '--wait', '--wrap', 'true']);
     expect((await sinfo('-h', '-n', 'node4', '-o', '%t %E')).stdout).toBe('drain kept\n');
     expect((await scontrol('show', 'node', 'node4')).stdout).toMatch(new RegExp(`\\n   Reason=kept ${STAMP.source}\\n`));
     await scontrol('update', 'NodeName=node4', 'State=RESUME');
