@@ -90,6 +90,7 @@ async function measure(select) {
     const [job] = running.splice(k, 1);
     await sim.endSimJob(ctl, job, 3 /* JOB_COMPLETE */);
   }
+  // The same job table under sched/backfill: the facade is swapped in place (a benchmark, not a controller).
   ctl.sched = new sim.SchedFacade(await registry.get('sched', 'sched/backfill'), registry.timeoutMs, ctl.log);
   const backfill = await pass();
   const rescan = await pass();

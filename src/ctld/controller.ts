@@ -42,6 +42,33 @@ export interface ControllerOptions {
   volatileState?: boolean;
 }
 
+/** The plugins' facades a controller is built with (`Controller.open` loads them). */
+interface ControllerParts {
+  select: Select;
+  sched: SchedFacade;
+  jobcomp: JobcompFacade | undefined;
+}
+
+/** What the daemon adds to a controller: job completion logging and the accounting store. */
+export interface ControllerExtras {
+  jobcomp?: JobcompFacade;
+  /** Opens the accounting store once the journal is recovered; undefined when it cannot be. */
+  openAccounting?: (ctl: Controller) => Promise<AccountingSink | undefined>;
+}
+
+/**
+ * The cluster as if its file listed the nodes in rank order (lower first, ties in file order),
+ * partitions' node lists too: slurmctld orders its node table by select_p_node_ranking.
+ */
+function rankedConfig(config: ClusterConfig, ranks: readonly number[], log: Logger): ClusterConfig {
+  const order = config.nodes.map((_, i) => i).sort((a, b) => ranks[a]! - ranks[b]! || a - b);
+  const nodes = order.map((i) => config.nodes[i]!);
+  const position = new Map(nodes.map((node, i) => [node.name, i]));
+  const partitions = config.partitions.map((p) => ({ ...p, nodes: [...p.nodes].sort((a, b) => position.get(a)! - position.get(b)!) }));
+  log.info(`select: nodes ranked: ${nodes.map((n) => n.name).join(',')}`);
+  return Object.freeze({ ...config, nodes, partitions });
+}
+
 export class Controller implements JobLookup {
   readonly jobs = new Map<number, CtldJob>();
   /** sdiag's job figures since this controller started. */
@@ -50,19 +77,19 @@ export class Controller implements JobLookup {
   readonly arrays = new Map<number, CtldJob[]>();
   /** Pending jobs that carry an expected start (see expected-start.ts). */
   readonly estimated = new Set<CtldJob>();
-  /** Rebuilt once at start when the select plugin ranks the nodes (select_p_node_ranking). */
-  table: NodeTable;
+  /** The nodes, in the order the select plugin ranked them (select_p_node_ranking). */
+  readonly table: NodeTable;
   /** The nodes' live states (drain, down, allocated, ...), kept on the table's records. */
-  nodeStates: NodeStates;
+  readonly nodeStates: NodeStates;
   readonly store: StateStore;
-  /** The accounting store's writer (tsacct's records), set by the daemon once it is open. */
-  accounting: AccountingSink | undefined;
   /** Advance reservations (tscontrol create reservation), saved beside the jobs. */
-  reservations: Reservations;
-  select!: Select;
-  sched!: SchedFacade;
-  /** The job completion logging plugin (jobcomp-log.ts; set by the daemon). */
-  jobcomp?: JobcompFacade;
+  readonly reservations: Reservations;
+  readonly select: Select;
+  readonly sched: SchedFacade;
+  /** The job completion logging plugin (jobcomp-log.ts), when the controller logs job ends. */
+  readonly jobcomp: JobcompFacade | undefined;
+  /** The accounting store's writer (tsacct's records): opened by `open` once the journal is recovered. */
+  private accountingSink: AccountingSink | undefined;
   /**
    * The un-niced priority the last submitted job got; priority/basic counts down from slurmctld's
    * TOP_PRIORITY (observed on 22.05: the first job gets 4294901759).
@@ -75,12 +102,58 @@ export class Controller implements JobLookup {
   /** Something changed since select_p_select_nodeinfo_set_all last ran. */
   private nodeinfoStale = true;
 
-  constructor(readonly options: ControllerOptions) {
+  /** Use `Controller.open`, which loads the plugins this takes and recovers the saved state. */
+  private constructor(
+    readonly options: ControllerOptions,
+    parts: ControllerParts,
+  ) {
+    this.select = parts.select;
+    this.sched = parts.sched;
+    this.jobcomp = parts.jobcomp;
     this.table = NodeTable.fromConfig(options.config);
     this.nodeStates = new NodeStates(this.table, options.config);
     this.store = new StateStore(options.stateDir, options.volatileState === true);
     this.store.onHealth = (message, failing) => (failing ? options.log.error(message) : options.log.info(message));
     this.reservations = new Reservations(this.store.dir, this.table);
+  }
+
+  /**
+   * A controller ready to serve, and what its recovery found wrong (for the log): the select
+   * plugin first (select_p_node_ranking orders the node table everything else is built on),
+   * then the sched plugin, the saved state (state_restore → select_p_job_init), and last the
+   * accounting store, which is brought to agree with the recovered jobs.
+   */
+  static async open(options: ControllerOptions, extras: ControllerExtras = {}): Promise<{ ctl: Controller; problems: string[] }> {
+    const { registry, log } = options;
+    const selectPlugin = await registry.get('select', options.config.plugins.select);
+    // The plugin's state file goes beside the controller's own (state/ctld), where an embedded
+    // tsrun, which restores from its own state directory, never reads it.
+    const select = new Select(selectPlugin.module as unknown as SelectOps, {
+      pluginType: selectPlugin.type,
+      stateDir: StateStore.dirIn(options.stateDir),
+      hookTimeoutMs: registry.timeoutMs,
+    });
+    const ranks = await select.nodeRanking(NodeTable.fromConfig(options.config).nodes);
+    const config = ranks === null ? options.config : rankedConfig(options.config, ranks, log);
+    const sched = new SchedFacade(await registry.get('sched', config.plugins.sched), registry.timeoutMs, log);
+    const ctl = new Controller({ ...options, config }, { select, sched, jobcomp: extras.jobcomp });
+    const { problems, seq } = ctl.recover();
+    const rc = await select.init(
+      ctl.table.nodes,
+      [...ctl.jobs.values()].map((job) => job.record),
+      ranks,
+    );
+    if (rc !== 0) throw new UserError(`${selectPlugin.type}: could not take over the running jobs (rc ${rc})`);
+    const dims = await select.baGetDims();
+    if (dims !== null) log.info(`${selectPlugin.type}: system dimensions ${dims.join('x')}`);
+    ctl.store.open({ seq, jobs: ctl.storedJobs(), nodes: ctl.nodeStates.stored() });
+    ctl.accountingSink = await extras.openAccounting?.(ctl);
+    return { ctl, problems };
+  }
+
+  /** The accounting store's writer, when one is open. */
+  get accounting(): AccountingSink | undefined {
+    return this.accountingSink;
   }
 
   get log(): Logger {
@@ -92,59 +165,21 @@ export class Controller implements JobLookup {
     return this.options.clock ? this.options.clock() : Math.floor(Date.now() / 1000);
   }
 
-  /** Loads the plugins and the saved state: select_p_node_init → state_restore → job_init. */
-  async start(): Promise<string[]> {
-    const { registry } = this.options;
-    const selectPlugin = await registry.get('select', this.options.config.plugins.select);
-    // The plugin's state file goes beside the controller's own (state/ctld), where an embedded
-    // tsrun, which restores from its own state directory, never reads it.
-    this.select = new Select(selectPlugin.module as unknown as SelectOps, {
-      pluginType: selectPlugin.type,
-      stateDir: this.store.dir,
-      hookTimeoutMs: registry.timeoutMs,
-    });
-    // slurmctld asks for ranks first and orders its node table by them: everything after
-    // (partitions, jobs, placement) sees the ranked order.
-    const ranks = await this.select.nodeRanking(this.table.nodes);
-    if (ranks !== null) this.orderNodes(ranks);
-    const { config } = this.options;
+  // The journal and snapshot read back into the table: reservations, partition changes, jobs
+  // and node states, and priority/basic's count going on from the lowest priority given.
+  private recover(): { problems: string[]; seq: number } {
     const recovered = this.store.recover();
     this.reservations.load((problem) => recovered.problems.push(problem));
     restorePartitions(this, (problem) => recovered.problems.push(problem));
     for (const stored of [...recovered.jobs.values()].sort((a, b) => a.id - b.id)) this.restoreJob(stored);
     this.nodeStates.restore(recovered.nodes.values());
     this.nodeStates.refresh(this.jobs.values());
-    const rc = await this.select.init(
-      this.table.nodes,
-      [...this.jobs.values()].map((job) => job.record),
-      ranks,
-    );
-    if (rc !== 0) throw new UserError(`${selectPlugin.type}: could not take over the running jobs (rc ${rc})`);
-    const dims = await this.select.baGetDims();
-    if (dims !== null) this.log.info(`${selectPlugin.type}: system dimensions ${dims.join('x')}`);
-    this.sched = new SchedFacade(await registry.get('sched', config.plugins.sched), registry.timeoutMs, this.log);
     for (const job of this.jobs.values()) {
       // The count goes on from the lowest un-niced priority (a --nice moves only its own job).
       const unniced = job.record.priority + (job.record.details.nice ?? 0);
       if (job.record.priority > 0 && unniced > 0 && unniced < this.lastPriority) this.lastPriority = unniced;
     }
-    this.store.open({ seq: recovered.seq, jobs: this.storedJobs(), nodes: this.nodeStates.stored() });
-    return recovered.problems;
-  }
-
-  // Node order by rank (lower first, ties in file order): the cluster as if the file listed
-  // them so, with the table, node states and reservations rebuilt on it.
-  private orderNodes(ranks: readonly number[]): void {
-    const { config } = this.options;
-    const order = config.nodes.map((_, i) => i).sort((a, b) => ranks[a]! - ranks[b]! || a - b);
-    const nodes = order.map((i) => config.nodes[i]!);
-    const position = new Map(nodes.map((node, i) => [node.name, i]));
-    const partitions = config.partitions.map((p) => ({ ...p, nodes: [...p.nodes].sort((a, b) => position.get(a)! - position.get(b)!) }));
-    this.options.config = Object.freeze({ ...config, nodes, partitions });
-    this.table = NodeTable.fromConfig(this.options.config);
-    this.nodeStates = new NodeStates(this.table, this.options.config);
-    this.reservations = new Reservations(this.store.dir, this.table);
-    this.log.info(`select: nodes ranked: ${nodes.map((n) => n.name).join(',')}`);
+    return { problems: recovered.problems, seq: recovered.seq };
   }
 
   /** Before node information goes out: select_p_select_nodeinfo_set_all, when anything changed. */

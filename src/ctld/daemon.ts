@@ -58,12 +58,15 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     // The controller's TCP side (`control.address`) needs the auth plugin: loaded first, so a
     // bad key stops the controller before it touches a job.
     const auth = config.control.host !== undefined ? await networkAuth(registry, config, log) : undefined;
-    ctl = new Controller({ ...options, registry });
-    for (const problem of await ctl.start()) log.error(problem);
-    // The accounting store (tsacct), loaded only here: SQLite is no part of the controller core.
-    await (await import('./accounting/accounting.js')).attachAccounting(ctl);
-    // Job completion logging (JobCompType): one record for each job that ends from now on.
-    const jobcomp = (ctl.jobcomp = await loadJobcomp(registry, config, log));
+    // Job completion logging (JobCompType) and the accounting store (tsacct), which only the
+    // daemon has: SQLite is no part of the controller core (nor of a simulation).
+    const jobcomp = await loadJobcomp(registry, config, log);
+    const opened = await Controller.open(
+      { ...options, registry },
+      { jobcomp, openAccounting: async (c) => (await import('./accounting/accounting.js')).openAccounting(c) },
+    );
+    ctl = opened.ctl;
+    for (const problem of opened.problems) log.error(problem);
     ctl.onJobFinished((job) => logJobCompletion(jobcomp, ctl!, job));
     // The batch jobs and the node daemons need each other (a batch step runs on a node's
     // daemon; a node set DOWN ends its jobs): the daemons reach the jobs through `batch`,
@@ -110,7 +113,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     await server?.close();
     local?.close();
     if (ctl) {
-      if (ctl.select) await ctl.saveSnapshot().catch((error: Error) => log.error(`state save failed: ${error.message}`));
+      await ctl.saveSnapshot().catch((error: Error) => log.error(`state save failed: ${error.message}`));
       ctl.store.close();
       ctl.accounting?.close();
       // The job completion records offered so far are written before the plugin's fini.

@@ -107,12 +107,12 @@ export class JobAccounting implements AccountingSink {
  * Opens the store for the controller once its journal is recovered, and brings the store to
  * agree with it (a kill may have cut writes short); retention starts with it.
  */
-export async function attachAccounting(ctl: Controller): Promise<void> {
+export async function openAccounting(ctl: Controller): Promise<JobAccounting | undefined> {
   const accounting = await JobAccounting.open(ctl);
-  if (!accounting) return;
+  if (!accounting) return undefined;
   accounting.reconcile(ctl.jobs.values());
   accounting.keepFor(ctl.options.config.accounting?.purgeAfter);
-  ctl.accounting = accounting;
+  return accounting;
 }
 
 function describe(error: unknown): string {

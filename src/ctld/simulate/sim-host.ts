@@ -32,7 +32,7 @@ export async function startSimHost(config: ClusterConfig, log: Logger, clock: ()
     throw new UserError(`--simulate does not model preemption yet: the cluster file sets preempt type ${config.preempt.type}; use type: none`);
   }
   const registry = createPluginRegistry(config, log, process.env, clock);
-  const ctl = new Controller({
+  const { ctl, problems } = await Controller.open({
     config,
     stateDir,
     registry,
@@ -43,7 +43,7 @@ export async function startSimHost(config: ClusterConfig, log: Logger, clock: ()
     clock,
     volatileState: true,
   });
-  for (const problem of await ctl.start()) log.error(problem);
+  for (const problem of problems) log.error(problem);
   for (const node of ctl.table.nodes) if (ctl.nodeStates.linkOf(node.index) !== 'up') ctl.nodeStates.setLink(node.index, 'up');
   return { ctl, registry, close: async () => void (await registry.finiAll()) };
 }

@@ -46,7 +46,12 @@ export class StateStore {
     stateDir: string,
     private readonly volatile = false,
   ) {
-    this.dir = path.join(stateDir, 'ctld');
+    this.dir = StateStore.dirIn(stateDir);
+  }
+
+  /** The controller's own directory in a state directory, where its journal and snapshot live. */
+  static dirIn(stateDir: string): string {
+    return path.join(stateDir, 'ctld');
   }
 
   get snapshotFile(): string {
