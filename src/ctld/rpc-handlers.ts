@@ -56,6 +56,14 @@ export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler
   const steps = stepHandlers(ctl);
   // scancel -s of a job: its batch step as `scope` says, then every step it runs.
   const signalJob = async (job: CtldJob, signal: number, scope: SignalScope, userId: number): Promise<void> => {
+    // slurmctld's job_signal: SIGKILL cancels a pending job; any other signal has nowhere to go
+    // and is refused as a transition the job cannot make now (scancel: "Job can not be altered
+    // now, try again later"; slurmrestd: error 2020), not as ESLURM_JOB_PENDING.
+    if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) {
+      if (signal !== SIGKILL) throw UserError.fromErrno('ESLURM_TRANSITION_STATE_NO_UPDATE');
+      job.cancelledBy = userId;
+      return batch.cancel(job);
+    }
     const everywhere = signal === SIGKILL || scope === 'full';
     if (batch.holdsNoScript(job)) return batch.signal(job, signal);
     await batch.signal(job, signal, true, everywhere ? 'all' : scope === 'batch' ? 'shell' : 'none');
