@@ -84,13 +84,22 @@ export class CtldClient {
   }
 
   /** Sends a request; a refusal becomes a UserError with the controller's text and errno. */
-  async call<T>(...[op, body]: CallArgs): Promise<T> {
+  call<T>(...args: CallArgs): Promise<T> {
+    return this.send<T>(args, false);
+  }
+
+  /** A watcher's request (protocol/rpc.ts `watch`): it does not keep the controller from its idle exit. */
+  watch<T>(...args: CallArgs): Promise<T> {
+    return this.send<T>(args, true);
+  }
+
+  private async send<T>([op, body]: CallArgs, watch: boolean): Promise<T> {
     const id = this.nextId++;
     // A request on a connection already lost would wait for ever.
     if (this.lostConnection) throw new ConnectionLost();
     const response = await new Promise<RpcResponse>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.link.send(request(id, op, body)).catch(reject);
+      this.link.send(request(id, op, body, watch)).catch(reject);
     });
     if (response.ok) return response.body as T;
     const code = response.error.code as ErrnoName | undefined;

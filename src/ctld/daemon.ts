@@ -142,6 +142,8 @@ async function listenTcp(server: RpcServer, config: ClusterConfig, auth: Message
   return where;
 }
 
+// No job to look after, nobody connected but watchers (tsrestd's dashboard), and no request
+// but theirs for `seconds`: an idle cluster watched through tsrestd still lets go of its controller.
 function isIdle(ctl: Controller, server: RpcServer, seconds: number): boolean {
-  return ctl.activeCount === 0 && server.connections === 0 && Date.now() - server.lastActive >= seconds * 1000;
+  return ctl.activeCount === 0 && server.busyConnections === 0 && Date.now() - server.lastActive >= seconds * 1000;
 }

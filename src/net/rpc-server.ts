@@ -55,8 +55,10 @@ export function routes<T extends Record<string, v.GenericSchema>>(bodies: T, han
 export class RpcServer {
   private readonly servers: net.Server[] = [];
   private readonly sockets = new Set<net.Socket>();
-  /** When the last connection closed (or the server started), for the idle exit. */
+  /** When the last request or connection closed (or the server started), for the idle exit; watchers' not counted. */
   lastActive = Date.now();
+  /** Connections whose every request so far was a watcher's (RpcRequest.watch). */
+  private readonly watchers = new Set<net.Socket>();
   private closing = false;
   private readonly limits: InputLimits;
   private readonly budget: InputBudget;
@@ -81,6 +83,15 @@ export class RpcServer {
 
   get connections(): number {
     return this.sockets.size;
+  }
+
+  /**
+   * Connections that keep an idle daemon up: all but the watchers'. One that has sent nothing
+   * yet counts (a command about to submit), one whose first request was a watcher's does not
+   * until it sends another kind.
+   */
+  get busyConnections(): number {
+    return this.sockets.size - this.watchers.size;
   }
 
   /** Listens on a Unix socket only its owner may use (the state directory is 0700 too). */
@@ -138,6 +149,8 @@ export class RpcServer {
     counts.unauth++;
     socket.setNoDelay(true);
     const closeListeners: Array<() => void> = [];
+    /** Whether a request came: the first one says whether this is a watcher's connection. */
+    let answered = false;
     // A peer that neither authenticates nor finishes a message in time holds a slot for nothing.
     const timer = setTimeout(() => {
       this.log.error(`rpc: closing connection from ${peer}: no accepted message within ${this.limits.unauthTimeoutMs / 1000} s`);
@@ -160,7 +173,15 @@ export class RpcServer {
       farewell: (why) => failure(0, { message: `Insane message length: ${why}`, code: 'SLURM_PROTOCOL_INSANE_MSG_LENGTH' }),
       onMessage: (message, identity) => {
         const connection: RpcConnection = { onClose: (listener) => closeListeners.push(listener), peer, ...(identity && { identity }) };
-        void this.handle(message as unknown as RpcRequest, link, connection);
+        const request = message as unknown as RpcRequest;
+        if (request?.watch === true) {
+          if (!answered) this.watchers.add(socket);
+        } else {
+          this.watchers.delete(socket);
+          this.lastActive = Date.now();
+        }
+        answered = true;
+        void this.handle(request, link, connection);
       },
       onRefused: (reason) => {
         this.log.error(`rpc: ${reason}; message refused`);
@@ -176,14 +197,13 @@ export class RpcServer {
         authenticated();
         counts.open--;
         this.sockets.delete(socket);
-        this.lastActive = Date.now();
+        if (!this.watchers.delete(socket)) this.lastActive = Date.now();
         if (!this.closing) closeListeners.forEach((listener) => listener());
       },
     });
   }
 
   private async handle(message: RpcRequest, link: JsonLink, connection: RpcConnection): Promise<void> {
-    this.lastActive = Date.now();
     const id = typeof message?.id === 'number' ? message.id : 0;
     const problem = versionProblem(message?.v);
     if (problem !== undefined) {

@@ -9,6 +9,11 @@ export interface RpcRequest {
   id: number;
   op: string;
   body?: unknown;
+  /**
+   * A watcher's question (tsrestd's dashboard polling): it neither restarts the controller's
+   * idle clock nor, when all a connection sends, keeps the controller from its idle exit.
+   */
+  watch?: true;
 }
 
 export interface RpcErrorBody {
@@ -27,8 +32,8 @@ export function encodeMessage(message: RpcRequest | RpcResponse): string {
   return `${JSON.stringify(message)}\n`;
 }
 
-export function request(id: number, op: string, body?: unknown): RpcRequest {
-  return { v: TSLURM_PROTOCOL_VERSION, id, op, body };
+export function request(id: number, op: string, body?: unknown, watch = false): RpcRequest {
+  return { v: TSLURM_PROTOCOL_VERSION, id, op, body, ...(watch && { watch: true as const }) };
 }
 
 export function answer(id: number, body?: unknown): RpcResponse {

@@ -33,13 +33,14 @@ export async function registerDashboard(app: FastifyInstance, ctx: RestContext):
   // then costs the controller a hash every poll, not an encoding sent and decoded again.
   let kept: { digest: string; views: JobView[] } | undefined;
   const jobs = async (): Promise<JobView[]> => {
-    const answer = await ctx.controller.call<DigestedJobs>('jobs', { unlessDigest: kept?.digest ?? '' });
+    // Watcher's reads (controller-link.ts): polling an idle cluster lets its controller exit.
+    const answer = await ctx.controller.watch<DigestedJobs>('jobs', { unlessDigest: kept?.digest ?? '' });
     if ('json' in answer) kept = { digest: answer.digest, views: JSON.parse(answer.json) as JobView[] };
     else if (!kept) throw new Error('the controller answered an unchanged job list the dashboard does not have');
     return kept.views;
   };
   const sampler = new DashboardSampler(
-    { nodes: async () => (await ctx.controller.call<ClusterInfo>('cluster_info')).nodes, jobs },
+    { nodes: async () => (await ctx.controller.watch<ClusterInfo>('cluster_info')).nodes, jobs },
     dashboardInterval(),
   );
   const logins = new LoginCodes(ctx.stateDir);
