@@ -87,6 +87,9 @@ const table = {
   ESLURM_AUTH_BADARG: [6004, 'Bad argument to plugin function'],
   ESLURM_AUTH_UNPACK: [6007, 'Cannot unpack credential'],
 
+  // The accounting store cannot be read (slurmrestd: slurmdbd cannot be reached).
+  ESLURM_DB_CONNECTION: [7000, 'Unable to connect to database'],
+
   ESLURM_PLUGIN_INVALID: [8002, 'Plugin has invalid format or unable to be loaded'],
   ESLURM_PLUGIN_INCOMPLETE: [8003, 'Plugin missing required symbol or function'],
   ESLURM_PLUGIN_NOT_LOADED: [8004, 'Required plugin type not loaded or initialized'],

@@ -41,7 +41,7 @@ export class RestError extends Error {
   constructor(
     readonly code: ErrnoName,
     readonly description: string,
-    readonly source: string,
+    readonly source: string | undefined,
     options: RestErrorOptions = {},
   ) {
     super(description);
@@ -62,7 +62,8 @@ export function errorEntry(code: ErrnoName, style: ErrorStyle, description?: str
   const number = errnoValue(code);
   if (style === 'errno') return { error, errno: number };
   if (style === 'error_code') return { error_code: number, error };
-  return { description: description ?? '', error_number: number, error, source: source ?? '' };
+  // dbv0.0.38 leaves out a source it does not know ("Unknown Query field").
+  return { description: description ?? '', error_number: number, error, ...(source !== undefined && { source }) };
 }
 
 /**
@@ -70,14 +71,14 @@ export function errorEntry(code: ErrnoName, style: ErrorStyle, description?: str
  * refusal keeps the controller's errno), else Slurm's internal error. `style` and `source` say
  * how the route reports; `emptyList` names the list a failed lookup still carries, empty.
  */
-export function errorsBody(error: unknown, route: { source: string; style?: ErrorStyle; emptyList?: string }): { status: number; body: ErrorsBody } {
+export function errorsBody(error: unknown, route: { source: string; style?: ErrorStyle; emptyList?: string; plugin?: Meta['plugin'] }): { status: number; body: ErrorsBody } {
   const rest =
     error instanceof RestError
       ? error
       : error instanceof UserError
         ? new RestError(error.code ?? 'SLURM_ERROR', error.message, route.source, { style: route.style })
         : new RestError('ESLURM_INTERNAL', 'unexpected failure', route.source, { style: route.style });
-  const body: ErrorsBody = { meta: restMeta(), errors: rest.entries };
+  const body: ErrorsBody = { meta: restMeta(route.plugin), errors: rest.entries };
   if (route.emptyList) body[route.emptyList] = [];
   return { status: rest.status, body };
 }

@@ -12,10 +12,13 @@ export interface Meta {
 
 let meta: Meta | undefined;
 
-export function restMeta(): Meta {
+/** The accounting paths' plugin (/slurmdb/v0.0.38/). */
+export const DB_PLUGIN = { type: 'openapi/dbv0.0.38', name: 'Slurm OpenAPI DB v0.0.38' } as const;
+
+export function restMeta(plugin: Meta['plugin'] = PLUGIN): Meta {
   if (!meta) {
     const [major = 0, minor = 0, micro = 0] = SLURM_COMPAT_VERSION.split('.').map(Number);
     meta = { plugin: { ...PLUGIN }, Slurm: { version: { major, micro, minor }, release: SLURM_COMPAT_VERSION } };
   }
-  return meta;
+  return plugin === PLUGIN ? meta : { ...meta, plugin: { ...plugin } };
 }

@@ -37,6 +37,8 @@ export interface RestRoute {
   style?: ErrorStyle;
   /** The list a failed lookup still carries, empty (`jobs` of GET /job/{id}). */
   emptyList?: string;
+  /** The plugin its answers' `meta` names (the accounting paths': openapi/dbv0.0.38); v0.0.38's unless given. */
+  plugin?: { type: string; name: string };
 
   /** The answer: an object the route's schema writes, or JSON text already written. */
   handle(request: RestRequest, ctx: RestContext): Promise<object | string>;

@@ -1,7 +1,7 @@
 // tsrestd's HTTP application: fastify with the v0.0.38 components registered once as a shared
 // schema, each route of routes/ registered with its request and answer schemas from them (so
 // requests are checked and answers written by the document /openapi/v3 serves), requests under
-// /slurm/ authenticated first (auth.ts), failures answered as slurmrestd 22.05 answers them
+// /slurm/ and /slurmdb/ authenticated first (auth.ts), failures answered as slurmrestd 22.05 answers them
 // (errors.ts; its plain-text lines for a URL or method it does not serve and a body that does
 // not parse), and the dashboard's routes (dashboard/index.ts) added last.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -29,7 +29,7 @@ const UNPARSED = 'Unable to parse query.';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Who sent it, once authenticated (requests under /slurm/). */
+    /** Who sent it, once authenticated (requests under /slurm/ and /slurmdb/). */
     slurmUser?: RestUser;
   }
   interface FastifyContextConfig {
@@ -65,7 +65,7 @@ export async function buildApp(ctx: RestContext, routes: readonly RestRoute[] = 
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/slurm/')) return;
+    if (!request.url.startsWith('/slurm/') && !request.url.startsWith('/slurmdb/')) return;
     const outcome = await ctx.authenticate(request);
     if (outcome.ok) {
       request.slurmUser = outcome.user;

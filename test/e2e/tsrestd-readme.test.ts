@@ -66,13 +66,16 @@ describe('README: tsrestd', () => {
     expect(ran.exitCode).toBe(0);
     const outputs = ran.stdout.split(/^@@\d+\n/m).slice(1).map((text) => text.trim());
     const json = (i: number) => JSON.parse(outputs[i]!);
-    expect(lines.length).toBe(7);
+    expect(lines.length).toBe(9);
     expect(json(0).pings[0].ping).toBe('UP');
     expect(outputs[1]).toBe('');
     expect(json(2).nodes.length).toBeGreaterThan(0);
     expect(json(3)).toMatchObject({ errors: [], job_id: 1, step_id: 'BATCH' });
     expect(json(4).jobs.map((j: { job_id: number; name: string }) => [j.job_id, j.name])).toEqual([[1, 'from-rest']]);
     expect(json(5).errors).toEqual([]);
-    expect(Object.keys(json(6).paths)).toContain('/slurm/v0.0.38/job/submit');
+    // The accounting store has the job from its submission on, whatever its state by now.
+    expect(json(6)).toMatchObject({ errors: [], jobs: [{ job_id: 1, name: 'from-rest' }] });
+    expect(json(7).jobs.map((j: { job_id: number }) => j.job_id)).toEqual([1]);
+    expect(Object.keys(json(8).paths)).toEqual(expect.arrayContaining(['/slurm/v0.0.38/job/submit', '/slurmdb/v0.0.38/jobs']));
   });
 });

@@ -60,6 +60,7 @@ describe('tsrestd', () => {
     expect(Object.keys(document.paths).sort()).toEqual(
       ['diag', 'job/submit', 'job/{job_id}', 'jobs', 'node/{node_name}', 'nodes', 'partition/{partition_name}', 'partitions', 'ping', 'reservation/{reservation_name}', 'reservations']
         .map((p) => `${V}/${p}`)
+        .concat(['/slurmdb/v0.0.38/jobs', '/slurmdb/v0.0.38/job/{job_id}'])
         .sort(),
     );
     expect(Object.keys(document.paths[`${V}/job/{job_id}`]).sort()).toEqual(['delete', 'get', 'post']);

@@ -128,7 +128,7 @@ function parseUser(text: string): number {
 }
 
 /** `7`, `7_3`, `7.batch`, `7.extern`, `7.0` (sacct -j). */
-function parseJobIds(text: string): NonNullable<JobFilter['jobIds']> {
+export function parseJobIds(text: string): NonNullable<JobFilter['jobIds']> {
   return list(text).map((word) => {
     const match = /^(\d+)(?:_(\d+))?(?:\.(\d+|batch|extern))?$/.exec(word);
     if (!match) throw new UserError(`Invalid job id: ${word}`);

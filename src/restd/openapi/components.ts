@@ -5,6 +5,7 @@
 // requests and writes answers from these same schemas (server.ts).
 import { bool, int, int64, list, nullable, object, ref, response, str, strings, type Schema } from './schema-kit.js';
 import { JOB_PROPERTIES } from './job-properties.js';
+import { SLURMDB_COMPONENTS } from './slurmdb-components.js';
 
 const meta = object({
   plugin: object({ type: str('plugin type'), name: str('plugin name') }),
@@ -230,5 +231,6 @@ export const COMPONENTS: Record<string, Schema> = {
   'v0.0.38_reservation': reservation,
   'v0.0.38_reservations_response': response({ reservations: list('reservation info', 'v0.0.38_reservation') }),
   'v0.0.38_signal': { type: 'string', description: 'POSIX signal name', enum: [...SIGNAL_NAMES] },
+  ...SLURMDB_COMPONENTS,
 };
 

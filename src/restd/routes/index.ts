@@ -1,4 +1,4 @@
-// Every operation tsrestd serves under /slurm/v0.0.38/, in the order the document lists them.
+// Every operation tsrestd serves under /slurm/v0.0.38/ and /slurmdb/v0.0.38/, in the order the document lists them.
 import type { RestRoute } from '../route.js';
 import { pingRoute } from './ping.js';
 import { diagRoute } from './diag.js';
@@ -9,6 +9,7 @@ import { updateJobRoute } from './update-job.js';
 import { nodeRoute, nodesRoute } from './nodes.js';
 import { partitionRoute, partitionsRoute } from './partitions.js';
 import { reservationRoute, reservationsRoute } from './reservations.js';
+import { slurmdbJobRoute, slurmdbJobsRoute } from './slurmdb-jobs.js';
 
 export const ROUTES: readonly RestRoute[] = [
   diagRoute,
@@ -24,4 +25,6 @@ export const ROUTES: readonly RestRoute[] = [
   partitionRoute,
   reservationsRoute,
   reservationRoute,
+  slurmdbJobsRoute,
+  slurmdbJobRoute,
 ];
