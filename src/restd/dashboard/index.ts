@@ -74,6 +74,9 @@ export async function registerDashboard(app: FastifyInstance, ctx: RestContext):
       ctx.log.verbose(`rest: dashboard feed: authentication failed: ${outcome.why}`);
       return refuse(reply, 401, 'Authentication failure');
     }
+    // A page opening is a request that needs the controller: started as an API request starts
+    // it (the polls that follow only watch), and polled at once so the page need not wait.
+    if (await ctx.controller.call('ping').then(() => true, () => false)) void sampler.poll().catch(() => {});
     streamDashboard(reply, sampler);
   });
   app.post<{ Body: { code?: unknown } }>('/dashboard/login', async (request, reply) => {
