@@ -117,6 +117,7 @@ describe('tsrestd /slurmdb/v0.0.38', () => {
       ['state=BOGUS', invalidQuery('Unable to parse CSV list', 'state')],
       ['start_time=garbage', invalidQuery('Unable to parse time format', 'start_time')],
       ['cpus_min=x', invalidQuery('must be an integer', 'cpus_min')],
+      ['node=node[1', invalidQuery('Unable to parse node list', 'node')],
       ['start_time=now&submit_time=now', invalidQuery('start_time and submit_time are mutually exclusive', 'submit_time')],
     ] as const) {
       const answer = await get(`${DB}/jobs?${query}`);

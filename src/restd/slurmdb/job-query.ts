@@ -57,7 +57,7 @@ export function jobQuery(query: Record<string, unknown>, now: Date): JobQuery {
       if (!/^-?\d+$/.test(value.trim())) throw invalid('must be an integer', key);
       numbers[key] = Number(value);
     } else if (key === 'node') {
-      const wanted = new Set(expandHostlist(value));
+      const wanted = new Set(hostlist(value, key));
       checks.push((job) => job.nodeList !== '' && job.nodeList !== 'None assigned' && expandHostlist(job.nodeList).some((name) => wanted.has(name)));
     } else if (key === 'step') {
       filter.jobIds = stepList(value, key);
@@ -151,6 +151,15 @@ function stepList(value: string, key: string): NonNullable<JobFilter['jobIds']> 
     return parseJobIds(value);
   } catch (error) {
     if (error instanceof UserError) throw invalid('Unable to parse job/step format', key);
+    throw error;
+  }
+}
+
+function hostlist(value: string, key: string): string[] {
+  try {
+    return expandHostlist(value);
+  } catch (error) {
+    if (error instanceof UserError) throw invalid('Unable to parse node list', key);
     throw error;
   }
 }
