@@ -1,6 +1,7 @@
 // What a step host needs to run a job's script (slurmd's batch_job_launch_msg_t), as the
 // controller sends it in `batch-launch`, and where the host keeps one job's files.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { rm, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type * as v from 'valibot';
 import type { BatchResultSchema } from '../protocol/node-messages.js';
@@ -23,6 +24,38 @@ export function jobDirFiles(spool: string, jobId: number) {
     /** The result, written atomically when the controller cannot take it at once; removed once it has. */
     result: path.join(dir, 'result.json'),
   };
+}
+
+/**
+ * A new, empty directory for the job (one a previous launch left is emptied first): one mkdir
+ * in the common case, where removing first would walk a directory that is not there.
+ */
+export function makeJobDir(spool: string, jobId: number): void {
+  const { dir } = jobDirFiles(spool, jobId);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') rmSync(dir, { recursive: true, force: true });
+    else if (code !== 'ENOENT') throw error;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+}
+
+/**
+ * Removes the job's directory: the files the host writes there by name, then the directory;
+ * anything else in it (an older build's file, a `.new` a failed write left) by a walk. Off the
+ * event loop: a directory operation can wait on the file system's journal for milliseconds.
+ */
+export async function removeJobDir(spool: string, jobId: number, extra: readonly string[] = []): Promise<void> {
+  const files = jobDirFiles(spool, jobId);
+  const names = [files.script, files.launch, files.result, ...extra.map((name) => path.join(files.dir, name))];
+  try {
+    await Promise.all(names.map((file) => unlink(file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)))));
+    await rmdir(files.dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await rm(files.dir, { recursive: true, force: true });
+  }
 }
 
 /** A job's launch as its directory records it: on which node, and which launch of the job. */

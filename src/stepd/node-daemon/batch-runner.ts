@@ -6,12 +6,13 @@
 // atomically, and is delivered to the next controller, or the next host. Kill and signal orders go to the running step. A host started
 // after another was killed finds that one's directories: results it had not delivered are
 // delivered, steps it was running (killed with it by its guard) are reported lost.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync, chownSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync, chmodSync, chownSync } from 'node:fs';
 import path from 'node:path';
 import type { StepdBody } from '../../protocol/stepd-messages.js';
 import type { Logger } from '../../core/log.js';
 import { writeFileAtomic } from '../../os/atomic-write.js';
-import { jobDirFiles, readStoredResult, type BatchResult, type KillRequest, type LaunchRecord } from '../batch-spec.js';
+import { LIVE_USAGE_FILE } from '../usage/batch-usage.js';
+import { jobDirFiles, makeJobDir, readStoredResult, removeJobDir, type BatchResult, type KillRequest, type LaunchRecord } from '../batch-spec.js';
 import { startBatchStep, type HostGuard, type RunningBatchStep } from '../batch-step.js';
 import type { ContainerPlugins } from '../step-container.js';
 import type { PluginSettings } from '../../plugin-host/create.js';
@@ -49,20 +50,22 @@ export class BatchRunner {
   /** Jobs whose result the controller has not taken yet (`kept`: it is on disk). */
   private readonly undelivered = new Map<number, { launch: LaunchRecord; result: BatchResult | null; kept: boolean }>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Job directories being removed (a delivered result): a new launch of the job waits for it. */
+  private readonly removing = new Map<number, Promise<void>>();
   private stopped = false;
 
   constructor(private readonly options: BatchRunnerOptions) {}
 
-  /** Starts the batch step; returns once its launch is on disk. */
-  launch(request: BatchLaunch): void {
+  /** Starts the batch step; resolves once its launch is on disk. */
+  async launch(request: BatchLaunch): Promise<void> {
     const { spool, switchUser } = this.options;
     const runAs = switchUser ? runAsFor(request.spec.user) : undefined;
     const jobId = request.spec.jobId;
     // A launch of a job still here (a requeue the old launch has not seen end) ends the old one.
     this.steps.get(jobId)?.step.kill({ cause: 'REQUEUE', at: Math.floor(Date.now() / 1000) });
+    await this.removing.get(jobId);
     const files = jobDirFiles(spool, jobId);
-    rmSync(files.dir, { recursive: true, force: true });
-    mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+    makeJobDir(spool, jobId);
     writeFileSync(files.script, request.script, { mode: 0o700 });
     if (runAs) {
       // The script runs as the job's user, who must reach it: the script is theirs (0700), the
@@ -167,7 +170,12 @@ export class BatchRunner {
         // A newer launch of the job may have taken its directory meanwhile.
         if (this.steps.has(jobId)) return;
         this.undelivered.delete(jobId);
-        rmSync(jobDirFiles(this.options.spool, jobId).dir, { recursive: true, force: true });
+        const removed = removeJobDir(this.options.spool, jobId, [LIVE_USAGE_FILE])
+          .catch((error: Error) => this.options.log.error(`job ${jobId}: cannot remove its directory: ${error.message}`))
+          .finally(() => {
+          if (this.removing.get(jobId) === removed) this.removing.delete(jobId);
+        });
+        this.removing.set(jobId, removed);
         return;
       } catch {
         const pending = this.undelivered.get(jobId);

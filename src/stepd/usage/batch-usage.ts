@@ -3,9 +3,15 @@
 // task exec helper reports, and calls `finish` where the script has ended (before its
 // container goes); the figures go into the batch result (`usage`). Live samples are written to
 // `usage.json` beside the result, where the controller reads them for tssstat.
+//
+// Sampling starts FIRST_SAMPLE_MS after the script did, not at its start: a sample walks all of
+// /proc (a few hundred files) to find the script's descendants, and a short script (most of an
+// array's) is over before anything could be shown; its figures come from the helper's rusage.
+// The live file is a figure of the moment, replaced whole (a reader never sees half of it) but
+// not fsynced: a crash loses nothing the final result does not carry.
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { foldStepUsage } from '../../core/step-usage-fold.js';
-import { writeFileAtomic } from '../../os/atomic-write.js';
 import type { StepUsage } from '../../protocol/step-usage.js';
 import { NodeUsageGatherer } from './node-gatherer.js';
 import type { Rusage } from './task-rusage.js';
@@ -17,6 +23,9 @@ export interface BatchUsage {
 
 /** The name of the live sample file in a job's directory. */
 export const LIVE_USAGE_FILE = 'usage.json';
+
+/** How long a batch script runs before its first live sample. */
+const FIRST_SAMPLE_MS = 1000;
 
 export function gatherBatchUsage(opts: {
   nodeName: string;
@@ -31,15 +40,18 @@ export function gatherBatchUsage(opts: {
     const step = foldStepUsage([usage], Math.floor(Date.now() / 1000));
     if (!step) return;
     try {
-      writeFileAtomic(liveFile, JSON.stringify(step), { mode: 0o644 });
+      writeFileSync(`${liveFile}.new`, JSON.stringify(step), { mode: 0o644 });
+      renameSync(`${liveFile}.new`, liveFile);
     } catch {
       // a full or gone directory: the next sample tries again
     }
   });
   gatherer.add(0, opts.pid, opts.rusage, opts.viaHelper);
-  gatherer.start();
+  const first = setTimeout(() => gatherer.start(), Math.min(FIRST_SAMPLE_MS, opts.frequencySeconds * 1000));
+  first.unref();
   return {
     finish: async (cgroupDir) => {
+      clearTimeout(first);
       await gatherer.readCgroup(cgroupDir).catch(() => {});
       return foldStepUsage([await gatherer.finish()], Math.floor(Date.now() / 1000));
     },

@@ -17,8 +17,16 @@ export interface ProcSample {
 /** Linux's USER_HZ, which /proc/PID/stat counts in (100 on every architecture Node runs on). */
 const TICK_USEC = 10_000;
 
+/** A walk of /proc under way: the samples that ask meanwhile share it (one walk, not one each). */
+let walking: Promise<Map<number, number[]>> | undefined;
+
 /** Every process's parent, from /proc/PID/stat (field 4), for finding a task's descendants. */
-export async function parentsOf(): Promise<Map<number, number[]>> {
+export function parentsOf(): Promise<Map<number, number[]>> {
+  walking ??= walkProc().finally(() => (walking = undefined));
+  return walking;
+}
+
+async function walkProc(): Promise<Map<number, number[]>> {
   const children = new Map<number, number[]>();
   const entries = await readdir('/proc').catch(() => [] as string[]);
   await Promise.all(
