@@ -1,6 +1,6 @@
 // The controller's side of the store: job and step records written as they change (an upsert
-// each, in its own transaction: a kill between two loses nothing already written), a batch
-// of them at once when the controller reconciles with its journal, and retention.
+// each, those of one turn of the controller's event loop in one transaction), a batch of them
+// at once when the controller reconciles with its journal, and retention.
 import { JOB_COLUMNS, STEP_COLUMNS, jobRow, stepRow } from './row-codec.js';
 import type { AcctJob, AcctStep } from './records.js';
 import type { StoreDb } from './open-store.js';
@@ -37,6 +37,16 @@ export class StoreWriter {
     this.db.transaction(() => {
       for (const job of jobs) this.putJob.run(jobRow(job));
       for (const step of steps) this.putStep.run(stepRow(step));
+    })();
+  }
+
+  /** Job and step records in one transaction, in the order given (the controller's changes of one turn). */
+  writeInOrder(records: ReadonlyArray<{ job: Omit<AcctJob, 'steps'> } | { step: AcctStep }>): void {
+    this.db.transaction(() => {
+      for (const record of records) {
+        if ('job' in record) this.putJob.run(jobRow(record.job));
+        else this.putStep.run(stepRow(record.step));
+      }
     })();
   }
 

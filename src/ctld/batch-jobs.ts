@@ -70,13 +70,20 @@ export class BatchJobs implements Launcher {
       }
       return;
     }
-    const launched = this.launchLocal(job, spec);
+    // Not waited for: the scheduling pass goes on to the next job while this one's launch
+    // travels to the step host and its journal record joins the others' in one disk flush.
+    // What must come after the launch (its end, a kill, a signal) waits for it here.
+    const launched = this.launchLocal(job, spec)
+      .catch((error: Error) => ctl.log.error(`job ${record.job_id}: launch: ${error.message}`))
+      .finally(() => {
+        if (this.launching.get(record.job_id) === launched) this.launching.delete(record.job_id);
+      });
     this.launching.set(record.job_id, launched);
-    try {
-      await launched;
-    } finally {
-      this.launching.delete(record.job_id);
-    }
+  }
+
+  /** Launches still on their way (a stopping controller lets them finish). */
+  async launched(): Promise<void> {
+    while (this.launching.size > 0) await Promise.all(this.launching.values());
   }
 
   /** On the embedded step host (started when none serves); a failure to reach it fails the job's launch. */
@@ -217,6 +224,7 @@ export class BatchJobs implements Launcher {
     if (this.interactive.owns(job)) return this.interactive.signal(job, signal);
     if (throughSelect) await this.selectSignal(job, signal);
     if (batch === 'none') return;
+    await this.launching.get(job.record.job_id);
     const shellOnly = batch === 'shell';
     if (job.stepdPid !== undefined) {
       await this.local.sendIfRunning('batch-signal', { jobId: job.record.job_id, signal, shellOnly }).catch(() => {});
@@ -351,10 +359,13 @@ export class BatchJobs implements Launcher {
     const nodes = record.node_bitmap ? ctl.table.namesFromBitmap(record.node_bitmap) : [];
     await ctl.select.release(record);
     await ctl.sched.freealloc(record);
-    await ctl.journalProgress(job);
+    const durable = ctl.journalProgress(job);
+    // The freed resources may go to the next job while this end is being flushed: that job's
+    // launch record comes after this one in the journal, so it never reaches the disk without it.
+    this.onEnd();
+    await durable;
     ctl.notifyFinished(job);
     this.endOnDaemons(record.job_id, nodes);
-    this.onEnd();
   }
 
   /**

@@ -107,6 +107,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => stopping?.());
     await stopped;
     await scheduler.idle();
+    await batch.launched();
     return 0;
   } finally {
     timers.forEach(clearInterval);

@@ -177,7 +177,7 @@ function isReserved(job: CtldJob | undefined): boolean {
 }
 
 function runningTasks(ctl: Controller, arrayJobId: number): number {
-  return (ctl.arrays.get(arrayJobId) ?? []).filter((t) => t.record.start_time > 0 && t.stepdPid !== undefined).length;
+  return (ctl.arrays.get(arrayJobId) ?? []).filter((t) => t.record.start_time > 0 && (t.stepdPid !== undefined || t.batchNode !== undefined)).length;
 }
 
 /** A job's candidate nodes: `now` to start on at once, `configured` to ever run on. */

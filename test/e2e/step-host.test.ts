@@ -84,6 +84,9 @@ describe('no Node process per batch job', () => {
     const submitted = await ctl.run('tsbatch', ['--cluster', cluster, '--parsable', '--array', '1-20', '--wrap', 'sleep 60']);
     expect(submitted.exitCode).toBe(0);
     await ctl.until(async () => (await ctl.run('tsqueue', ['--cluster', cluster, '-h', '-t', 'R', '-o', '%i'])).stdout.trim().split('\n').length === 20, 30_000);
+    // RUNNING is the controller's word (as in Slurm, before the launch reaches the node): the
+    // step host the first launch starts may still be on its way.
+    await ctl.until(() => hostPid(ctl) !== undefined, 30_000);
     const node = nodeProcessesOf(ctl.stateDir).sort();
     expect(node).toEqual([ctldPid(ctl), hostPid(ctl)].sort());
     await ctl.run('tscancel', ['--cluster', cluster, submitted.stdout.trim()]);

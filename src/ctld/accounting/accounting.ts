@@ -2,7 +2,10 @@
 // written to the store in the state directory as it starts and ends. The journal stays the
 // source of truth for the queue: a store that cannot be opened or written is said in the log
 // once (and again once it works), and scheduling goes on. At start every job the journal
-// knows is written again, so a store a kill left behind agrees with the journal.
+// knows is written again, so a store a kill left behind agrees with the journal. The records
+// that change in one turn of the event loop are written together, in one transaction, once
+// the turn is over (a drain of short jobs changes a few each turn): a kill loses at most those,
+// which the next start writes again from the journal.
 import { accountingStorePath } from '../../acct/store-path.js';
 import type { AcctStep } from '../../acct/records.js';
 import type { StoreWriter } from '../../acct/store-writer.js';
@@ -19,6 +22,14 @@ const PURGE_EVERY_MS = 3600_000;
 export class JobAccounting implements AccountingSink {
   private failing = false;
   private timer: NodeJS.Timeout | undefined;
+  /**
+   * What changed since the last write, in the order of the last change of each: a job (its
+   * records taken as they stand at the write) or a step's record. Written in that order, so
+   * that where a job's own step and a step record are the same row, the later one wins as
+   * when each was written at once.
+   */
+  private readonly changed = new Map<string, CtldJob | AcctStep>();
+  private flushing: NodeJS.Immediate | undefined;
 
   private constructor(
     private readonly ctl: Controller,
@@ -46,20 +57,41 @@ export class JobAccounting implements AccountingSink {
 
   /** A job was submitted or changed (started, ended, held, requeued, ...). */
   jobChanged(job: CtldJob): void {
-    this.guard(() => {
-      this.writer.writeJob(jobRecordOf(this.ctl, job));
-      const batch = ownStepOf(this.ctl, job, job.batchUsage);
-      if (batch) this.writer.writeStep(batch);
-    });
+    this.note(`job ${job.record.job_id}`, job);
   }
 
   /** A step started or ended (its record as it stands). */
   stepChanged(step: AcctStep): void {
-    this.guard(() => this.writer.writeStep(step));
+    this.note(`step ${step.jobId}.${step.stepId}`, step);
+  }
+
+  /** Writes what changed, in one transaction. */
+  flush(): void {
+    if (this.flushing) clearImmediate(this.flushing);
+    this.flushing = undefined;
+    if (this.changed.size === 0) return;
+    const changed = [...this.changed.values()];
+    this.changed.clear();
+    this.guard(() =>
+      this.writer.writeInOrder(
+        changed.flatMap((item) => {
+          if (!('record' in item)) return [{ step: item }];
+          const own = ownStepOf(this.ctl, item, item.batchUsage);
+          return [{ job: jobRecordOf(this.ctl, item) }, ...(own ? [{ step: own }] : [])];
+        }),
+      ),
+    );
+  }
+
+  private note(key: string, item: CtldJob | AcctStep): void {
+    this.changed.delete(key);
+    this.changed.set(key, item);
+    this.flushing ??= setImmediate(() => this.flush());
   }
 
   /** Writes every job the controller holds: the store then agrees with the journal. */
   reconcile(jobs: Iterable<CtldJob>): void {
+    this.flush();
     const list = [...jobs];
     this.guard(() =>
       this.writer.writeMany(
@@ -84,6 +116,7 @@ export class JobAccounting implements AccountingSink {
 
   close(): void {
     clearInterval(this.timer);
+    this.flush();
     try {
       this.writer.close();
     } catch {
