@@ -1,8 +1,8 @@
 // Batch jobs on one 8-CPU node (issue 19's targets; bench/targets.js runs it last): the
 // controller's and the step host's RSS idle and after a 1,000-task `--wrap=true` array, the
 // array's drain rate, and one batch job's submit-to-running latency. With real Slurm up
-// (`sinfo` answers), its drain of a smaller array (TSLURM_BENCH_SLURM_ARRAY, 100) as a
-// reference. TSLURM_BENCH_ARRAY changes the count; TSLURM_BENCH_PROFILE=DIR runs the
+// (`sinfo` answers), its drain of a smaller array (TSLURM_BENCH_SLURM_ARRAY, 100; 0 skips it)
+// as a reference. TSLURM_BENCH_ARRAY changes the count; TSLURM_BENCH_PROFILE=DIR runs the
 // controller and the step host under `node --cpu-prof` with their profiles in DIR.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ const env = {
 };
 const drain = { env, cwd: work };
 const slurm = spawnSync('sinfo', ['-h', '-o', '%T'], { encoding: 'utf8', timeout: 5000 });
-const slurmUp = slurm.status === 0 && /idle|mix|alloc/.test(slurm.stdout);
+const slurmUp = slurmArrayTasks > 0 && slurm.status === 0 && /idle|mix|alloc/.test(slurm.stdout);
 
 if (profile) await startProfiled();
 execFileSync(node, [bin('tsbatch'), '--wait', '--wrap=true'], { ...drain, stdio: 'ignore' });
@@ -52,10 +52,15 @@ for (let i = 0; i < 7; i++) {
 }
 while ((await activeJobs()) > 0) await sleep(50);
 
+const cpuBefore = { ctld: cpuSeconds(ctldPid), host: cpuSeconds(hostPid) };
 const drainStart = process.hrtime.bigint();
 execFileSync(node, [bin('tsbatch'), `--array=1-${arrayTasks}`, '--wrap=true'], { ...drain, stdio: 'ignore' });
 while ((await activeJobs()) > 0) await sleep(100);
+const loadAverage = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const drainSeconds = Number(process.hrtime.bigint() - drainStart) / 1e9;
+// CPU time each daemon spent on the drain (load disturbs it less than the wall clock); the
+// controller's includes answering this script's polls.
+const cpuPerJob = { ctld: ((cpuSeconds(ctldPid) - cpuBefore.ctld) / arrayTasks) * 1000, host: ((cpuSeconds(hostPid) - cpuBefore.host) / arrayTasks) * 1000 };
 const floorRate = spawnFloor(arrayTasks);
 await sleep(1000);
 const after = { ctld: rssMb(ctldPid), host: rssMb(hostPid) };
@@ -66,6 +71,7 @@ for (const pid of [ctldPid, hostPid]) process.kill(pid, 'SIGTERM');
 console.log(`controller and step host (one 8-CPU node, bench/cluster-8cpu.yaml)`);
 console.log(`  ${arrayTasks}-task --wrap=true array drained in ${drainSeconds.toFixed(1)} s: ${(arrayTasks / drainSeconds).toFixed(1)} jobs/s   target ≥ 100 jobs/s`);
 console.log(`  floor: a bare Node process spawning ${arrayTasks} /bin/true, 8 at a time: ${floorRate.toFixed(1)} per s (drain = ${((arrayTasks / drainSeconds) / floorRate).toFixed(2)}× the floor)`);
+console.log(`  CPU time per job: tsctld ${cpuPerJob.ctld.toFixed(2)} ms, step host ${cpuPerJob.host.toFixed(2)} ms (load average ${loadAverage})`);
 console.log(`  submit-to-running of one batch job: ${medianMs(latencies).toFixed(1)} ms (median of ${latencies.length})   target ≤ 50 ms`);
 console.log(`  tsctld RSS idle ${idle.ctld.toFixed(1)} MB, after ${arrayTasks + 8} jobs ${after.ctld.toFixed(1)} MB (peak ${peak.ctld.toFixed(1)} MB)`);
 console.log(`  step host (tsstepd --embedded) RSS idle ${idle.host.toFixed(1)} MB, after ${arrayTasks + 8} jobs ${after.host.toFixed(1)} MB (peak ${peak.host.toFixed(1)} MB)`);
@@ -107,6 +113,13 @@ function pidIn(file) {
 
 function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+}
+
+/** utime + stime of a process, in seconds (USER_HZ 100). */
+function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function peakMb(pid) {
