@@ -26,9 +26,18 @@ import { acctGatherSeconds } from '../config/acct-gather.js';
 
 const { SIGKILL } = constants.signals;
 
+/** How many times in a row an order the step host could not take is logged. */
+const KILL_RETRY_LOGGED = 1;
+
 export class BatchJobs implements Launcher {
   /** Launches on the local step host not yet journaled: their end waits for them. */
   private readonly launching = new Map<number, Promise<void>>();
+  /**
+   * Kill orders that did not reach the batch step's host (it could not be reached, or it
+   * failed to answer) while that host still runs: sent again every tick until one is taken or
+   * the job ends otherwise (slurmctld's agent retries its kill RPCs the same way).
+   */
+  private readonly unsentKills = new Map<number, { job: CtldJob; request: KillRequest; tries: number; sending?: boolean }>();
 
   constructor(
     private readonly ctl: Controller,
@@ -188,25 +197,71 @@ export class BatchJobs implements Launcher {
     // tsruns are told first, so that they end their tasks (with srun's lines) before the batch
     // step's SIGTERM reaches them; a tsrun that does not answer is not waited for long.
     await this.ctl.jobEnding(job, Math.max(2, this.ctl.options.killWaitSeconds) * 1000);
-    if (job.stepdPid !== undefined) return this.killLocal(job, request);
-    if (job.batchNode !== undefined) return this.killRemote(job, job.batchNode, request);
+    await this.sendKill(job, request);
   }
 
-  /** The embedded step host is asked to end the batch step; one that has gone ended it already. */
-  private async killLocal(job: CtldJob, request: KillRequest): Promise<void> {
+  /** The kill order to where the batch step runs; one that does not get there is sent again (tick). */
+  private async sendKill(job: CtldJob, request: KillRequest): Promise<void> {
+    const taken = job.stepdPid !== undefined ? await this.killLocal(job, request) : job.batchNode !== undefined ? await this.killRemote(job, job.batchNode, request) : true;
+    const id = job.record.job_id;
+    if (taken) return void this.unsentKills.delete(id);
+    const tries = (this.unsentKills.get(id)?.tries ?? 0) + 1;
+    if (tries <= KILL_RETRY_LOGGED) this.ctl.log.error(`job ${id}: the kill order did not reach its batch step's host; sending it again until it does`);
+    const unsent = this.unsentKills.get(id);
+    if (unsent) unsent.tries = tries;
+    else this.unsentKills.set(id, { job, request, tries });
+  }
+
+  /**
+   * The embedded step host is asked to end the batch step; one that has gone ended it already.
+   * False when a host that still runs could not be told (sent again later).
+   */
+  private async killLocal(job: CtldJob, request: KillRequest): Promise<boolean> {
     const pid = job.stepdPid;
     const reached = await this.local.sendIfRunning('batch-kill', { jobId: job.record.job_id, request }).then(
       (sent) => sent.pid === pid,
       () => false,
     );
-    if (!reached) await this.hostLost(job, pid);
+    if (reached) return true;
+    await this.hostLost(job, pid);
+    return job.stepdPid !== pid || pid === undefined || !this.local.alive(pid);
   }
 
-  /** The node's daemon is asked to end the batch step; one that cannot be reached ends it with it. */
-  private async killRemote(job: CtldJob, node: string, request: KillRequest): Promise<void> {
+  /**
+   * The node's daemon is asked to end the batch step; one whose node is not up ended it with
+   * it. False when an up node's daemon did not take the order (sent again later, until it
+   * does or the node is found down).
+   */
+  private async killRemote(job: CtldJob, node: string, request: KillRequest): Promise<boolean> {
     const daemons = this.daemons;
-    const reached = daemons.isUp(node) && (await daemons.send(node, 'batch-kill', { jobId: job.record.job_id, request }).then(() => true, () => false));
-    if (!reached && job.batchNode === node) await this.ended(job, undefined);
+    if (!daemons.isUp(node)) {
+      if (job.batchNode === node) await this.ended(job, undefined);
+      return true;
+    }
+    return daemons.send(node, 'batch-kill', { jobId: job.record.job_id, request }).then(
+      () => true,
+      () => job.batchNode !== node,
+    );
+  }
+
+  /**
+   * Kill orders not taken yet, sent again; dropped once their job has ended some other way. Not
+   * waited for: a host that takes long to answer holds up its own order, not the tick.
+   */
+  private resendKills(): void {
+    for (const [id, unsent] of this.unsentKills) {
+      const { job, request } = unsent;
+      const current = this.ctl.jobs.get(id) === job && job.killCause !== undefined && (job.record.job_state & JOB_COMPLETING) !== 0;
+      if (!current || (job.stepdPid === undefined && job.batchNode === undefined)) {
+        this.unsentKills.delete(id);
+        continue;
+      }
+      if (unsent.sending) continue;
+      unsent.sending = true;
+      void this.sendKill(job, request)
+        .catch((error: Error) => this.ctl.log.error(`job ${id}: kill: ${error.message}`))
+        .finally(() => (unsent.sending = false));
+    }
   }
 
   /** Whether the job can run again after it ends (a batch job that allows requeue). */
@@ -265,8 +320,12 @@ export class BatchJobs implements Launcher {
     for (const job of local) {
       if (host && host.pid === job.stepdPid && (held(host.running, job) || held(host.finished, job))) {
         this.ctl.log.info(`job ${job.record.job_id}: batch step still on the step host (pid ${host.pid}), recovered`);
+        // Asked to end before the restart: the order may not have left the last controller.
+        if (job.killCause !== undefined && held(host.running, job)) await this.sendKill(job, { cause: job.killCause, at: Math.floor(Date.now() / 1000) });
       } else {
         await this.hostLost(job, job.stepdPid);
+        // A host that runs but did not answer: an order it was given may be lost, so again.
+        if (job.killCause !== undefined && job.stepdPid !== undefined) await this.sendKill(job, { cause: job.killCause, at: Math.floor(Date.now() / 1000) });
       }
     }
     for (const stray of host?.running ?? []) {
@@ -300,6 +359,7 @@ export class BatchJobs implements Launcher {
       if (!alive.has(pid)) alive.set(pid, this.local.alive(pid));
       if (!alive.get(pid)) await this.hostLost(job, pid);
     }
+    this.resendKills();
     await this.interactive.tick();
     await this.purgeOld(now);
   }

@@ -3,7 +3,7 @@
 // it outlives a SIGKILLed controller and hands the result to the next one; SIGKILLed itself,
 // its jobs end NODE_FAIL (or are requeued) and nothing its scripts started survives it.
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixture } from '../helpers/run-bin.js';
 import { testController, type TestController } from '../helpers/controller.js';
@@ -129,6 +129,35 @@ describe('a controller SIGKILLed under a running job', () => {
     expect((await ctl.run('tscancel', [id])).exitCode).toBe(0);
     await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'CANCELLED');
     await ctl.until(() => !alive(script));
+  });
+});
+
+describe('a kill order the step host cannot take at once', () => {
+  const ctl = testController();
+  afterAll(async () => (stopHost(ctl), ctl.stop()));
+
+  it('is sent again until the host takes it: the job ends CANCELLED and its script is gone', async () => {
+    const id = (await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--wrap', 'echo $$ > pid; sleep 300'])).stdout.trim();
+    await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'RUNNING' && existsSync(path.join(ctl.workDir, 'pid')));
+    const script = Number(ctl.read('pid'));
+    const host = hostPid(ctl)!;
+    // A restarted controller finds the host running but cannot reach it (its socket moved away).
+    process.kill(ctldPid(ctl)!, 'SIGKILL');
+    const socket = path.join(ctl.stateDir, 'tsstepd.sock');
+    renameSync(socket, `${socket}.away`);
+    expect((await ctl.run('tsbatch', ['--cluster', small, '--hold', '--wrap', 'true'])).exitCode).toBe(0);
+    expect(await ctl.jobField(id, 'JobState')).toBe('RUNNING');
+    expect((await ctl.run('tscancel', [id])).exitCode).toBe(0);
+    await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'COMPLETING');
+    // The order did not get there: the script still runs.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(alive(script)).toBe(true);
+    expect(await ctl.jobField(id, 'JobState')).toBe('COMPLETING');
+    renameSync(`${socket}.away`, socket);
+    await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'CANCELLED', 30_000);
+    await ctl.until(() => !alive(script));
+    expect(hostPid(ctl)).toBe(host);
+    expect(ctl.read(`slurm-${id}.out`)).toMatch(new RegExp(`CANCELLED AT .* \\*\\*\\*`));
   });
 });
 
