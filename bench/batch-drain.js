@@ -54,8 +54,9 @@ while ((await activeJobs()) > 0) await sleep(50);
 
 const cpuBefore = { ctld: cpuSeconds(ctldPid), host: cpuSeconds(hostPid) };
 const drainStart = process.hrtime.bigint();
-execFileSync(node, [bin('tsbatch'), `--array=1-${arrayTasks}`, '--wrap=true'], { ...drain, stdio: 'ignore' });
-while ((await activeJobs()) > 0) await sleep(100);
+const arrayId = /(\d+)/.exec(execFileSync(node, [bin('tsbatch'), '--parsable', `--array=1-${arrayTasks}`, '--wrap=true'], { ...drain, encoding: 'utf8' }))[1];
+// One request answered when the last task has ended: no polling load on the controller.
+await rpc('wait', { ids: [arrayId] });
 const loadAverage = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const drainSeconds = Number(process.hrtime.bigint() - drainStart) / 1e9;
 // CPU time each daemon spent on the drain (load disturbs it less than the wall clock); the
@@ -132,10 +133,15 @@ function sleep(ms) {
 
 /** Every job the controller knows, asked straight over its socket (no command start-up). */
 function jobViews() {
+  return rpc('jobs', {});
+}
+
+/** One request over the controller's socket; resolves to the answer's body. */
+function rpc(op, body) {
   return new Promise((resolve, reject) => {
     const socket = net.createConnection(path.join(env.TSLURM_STATE_DIR, 'tsctld.sock'));
     let text = '';
-    socket.on('connect', () => socket.write(`${JSON.stringify({ v: 256, id: 1, op: 'jobs', body: {} })}\n`));
+    socket.on('connect', () => socket.write(`${JSON.stringify({ v: 256, id: 1, op, body })}\n`));
     socket.on('data', (chunk) => {
       text += chunk;
       if (!text.includes('\n')) return;
