@@ -119,7 +119,10 @@ describe('time limits', () => {
   afterAll(() => ctl.stop());
 
   it('ends a job at its limit as TIMEOUT with slurmstepd\'s line in its output', async () => {
-    const result = await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--wait', '-t', '1', '--wrap', 'echo start; sleep 30; echo never']);
+    // The limit counts from the job's start (whole seconds), not the script's: a step host
+    // already up, and two "minutes", leave the script time to say `start` on a loaded machine.
+    expect((await ctl.run('tsbatch', ['--cluster', small, '--wait', '--wrap', 'true'])).exitCode).toBe(0);
+    const result = await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--wait', '-t', '2', '--wrap', 'echo start; sleep 30; echo never']);
     const id = result.stdout.trim();
     expect(result.exitCode).toBe(1);
     expect(ctl.read(`slurm-${id}.out`)).toMatch(
