@@ -52,7 +52,7 @@ export class NodeUsageGatherer {
   }
 
   private async sample(): Promise<void> {
-    const children = await parentsOf();
+    const children = parentsOf();
     await Promise.all(
       this.tasks.map(async (task) => {
         if (task.pid === 0) return;
