@@ -27,7 +27,7 @@ const stateDir = (name) => {
   mkdirSync(dir, { mode: 0o700 });
   return dir;
 };
-const baseEnv = { ...process.env, NO_COLOR: '1', TSLURM_CTLD_IDLE_EXIT: '600', TSLURM_CONF: undefined, SLURM_CONF: undefined };
+const baseEnv = { ...process.env, NO_COLOR: '1', TSLURM_CTLD_IDLE_EXIT: '600', TSLURM_STEPD_IDLE_EXIT: '600', TSLURM_CONF: undefined, SLURM_CONF: undefined };
 const embedded = { env: { ...baseEnv, TSLURM_STATE_DIR: stateDir('embedded') }, cwd: work };
 const served = { env: { ...baseEnv, TSLURM_STATE_DIR: stateDir('served') }, cwd: work };
 const wideCluster = { env: { ...baseEnv, TSLURM_STATE_DIR: stateDir('wide') }, cwd: work };

@@ -2,21 +2,13 @@
 // batch steps of emulated nodes go to one `tsstepd --embedded` on a Unix socket in the state
 // directory, started on demand — detached, so it outlives this controller, with its log in
 // tsstepd.log and a pipe on which it says `ready`, `raced` or why it could not start (as the
-// controller itself is started, client/start-controller.ts). One connection serves every
+// controller itself is started, client/start-step-host.ts). One connection serves every
 // request; a lost one is opened again, and a host that went away is started again.
-import { closeSync, openSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { UserError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { REPORT_FD, REPORT_FD_ENV } from '../os/start-report.js';
 import { ConnectionLost, CtldClient, type CallArgs } from '../client/ctld-client.js';
-import { startChild } from '../os/spawn.js';
+import { startStepHost } from '../client/start-step-host.js';
 import { isStepHost, localHostPaths } from '../stepd/node-daemon/local-host-paths.js';
 import type { BatchJobsAnswer } from '../stepd/node-daemon/batch-handlers.js';
-
-const START_TIMEOUT_MS = 15_000;
-/** TSLURM_STEPD_IDLE_EXIT's default: how long an idle step host waits for the next job. */
-const DEFAULT_IDLE_EXIT = 60;
 
 export class LocalStepHost {
   private client: Promise<{ client: CtldClient; jobs: BatchJobsAnswer }> | undefined;
@@ -101,41 +93,7 @@ export class LocalStepHost {
 
   /** Starts `tsstepd --embedded` and waits until it serves (or another one does). */
   private async start(): Promise<void> {
-    const bin = fileURLToPath(new URL('../../bin/tsstepd.js', import.meta.url));
-    const args = [bin, '--embedded', '--idle-exit', String(idleExitSeconds())];
-    if (this.clusterFile !== undefined) args.push('--cluster', this.clusterFile);
-    const log = openSync(this.paths.log, 'a', 0o600);
-    let said = '';
-    try {
-      const { child } = startChild([process.execPath, ...args], {
-        detached: true,
-        stdio: ['ignore', log, log, 'pipe'],
-        env: { ...process.env, TSLURM_STATE_DIR: this.stateDir, [REPORT_FD_ENV]: String(REPORT_FD) },
-      });
-      const report = child.stdio[REPORT_FD] as NodeJS.ReadableStream;
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the step host did not start within ${START_TIMEOUT_MS / 1000} s (see ${this.paths.log})`)), START_TIMEOUT_MS);
-        report.on('data', (chunk: Buffer) => {
-          said += chunk.toString('utf8');
-          if (said.includes('\n')) (clearTimeout(timer), resolve());
-        });
-        report.on('error', () => {});
-        child.once('exit', (code) => (clearTimeout(timer), said.includes('\n') ? resolve() : reject(new Error(`the step host exited with status ${code ?? 1} before it served (see ${this.paths.log})`))));
-      });
-      (report as { destroy?: () => void }).destroy?.();
-      child.unref();
-    } finally {
-      closeSync(log);
-    }
-    const line = said.split('\n')[0] ?? '';
-    if (line.startsWith('error: ')) throw new UserError(line.slice('error: '.length));
-    this.log.verbose(`step host ${line === 'raced' ? 'found' : 'started'} for ${this.stateDir}`);
+    const said = await startStepHost(this.stateDir, this.clusterFile);
+    this.log.verbose(`step host ${said === 'raced' ? 'found' : 'started'} for ${this.stateDir}`);
   }
-}
-
-// TSLURM_STEPD_IDLE_EXIT: how long a step host started on demand stays with no batch job.
-function idleExitSeconds(): number {
-  const text = process.env.TSLURM_STEPD_IDLE_EXIT;
-  const seconds = Number(text);
-  return text !== undefined && text.trim() !== '' && Number.isFinite(seconds) && seconds >= 0 ? seconds : DEFAULT_IDLE_EXIT;
 }

@@ -126,6 +126,8 @@ const RemoteNodeSchema = v.strictObject({
     /** The program of each task on this node, in local-id order (they differ only with --multi-prog). */
     argv: v.array(v.array(v.string())),
     stdin: StdinSchema,
+    /** The step's memory on this node in MB (--mem, or --mem-per-cpu x CPUs); absent or 0: none. */
+    memLimitMb: v.optional(count(0)),
   }),
 });
 

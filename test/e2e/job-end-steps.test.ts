@@ -53,13 +53,26 @@ describe.each(plugins)('the steps of a job that ends end with it ($name)', ({ fi
       extendEnv: true,
     });
   const stepRunning = async (id: string): Promise<boolean> => (await ctl.run('tscontrol', ['show', 'step', `${id}.0`])).stdout.includes('State=RUNNING');
-  /** What is left of the test's processes, the controller aside (the first command started it, with the mark). */
+  /**
+   * What is left of the test's processes, the controller and the step host (with its guard)
+   * aside: a command of the test started them on demand, with the mark in their environment.
+   */
   const left = async (mark: string): Promise<number[]> => {
-    const pidFile = path.join(ctl.stateDir, 'tsctld.pid');
-    const controller = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : -1;
+    const pidOf = (file: string): number => (existsSync(path.join(ctl.stateDir, file)) ? Number(readFileSync(path.join(ctl.stateDir, file), 'utf8')) : -1);
+    const daemons = [pidOf('tsctld.pid'), pidOf('tsstepd.pid')];
+    const guard = (pid: number): boolean => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return parent === daemons[1] && /tsstep_guard|reaper\.js/.test(cmdline);
+      } catch {
+        return false;
+      }
+    };
     const end = Date.now() + 10_000;
     for (;;) {
-      const found = (await leftovers(mark, 0)).filter((pid) => pid !== controller);
+      const found = (await leftovers(mark, 0)).filter((pid) => !daemons.includes(pid) && !guard(pid));
       if (found.length === 0 || Date.now() > end) return found;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

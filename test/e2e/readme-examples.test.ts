@@ -66,8 +66,14 @@ describe('README examples', () => {
     await execa('bash', ['-c', 'tscancel -u "$(id -un)"'], { cwd: work, env, reject: false });
     const clusters = existsSync(path.join(xdg, 'tslurm')) ? readdirSync(path.join(xdg, 'tslurm')).map((c) => path.join(xdg, 'tslurm', c)) : [];
     for (const dir of [state, ...clusters]) {
-      const pid = path.join(dir, 'tsctld.pid');
-      if (existsSync(pid)) process.kill(Number(readFileSync(pid, 'utf8')), 'SIGTERM');
+      for (const daemon of ['tsctld.pid', 'tsstepd.pid']) {
+        const pid = path.join(dir, daemon);
+        try {
+          if (existsSync(pid)) process.kill(Number(readFileSync(pid, 'utf8')), 'SIGTERM');
+        } catch {
+          // gone already
+        }
+      }
     }
   });
 

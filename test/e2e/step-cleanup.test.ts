@@ -184,16 +184,16 @@ describe('job_container/cncu', () => {
     expect(readFileSync(out, 'utf8')).toMatch(/^1 \d+,\d+\n$/);
   });
 
-  it('reports a failing clean-up command and still completes the job', async () => {
+  it('reports a failing clean-up command in the step host\'s log, as slurmd logs it, and still completes the job', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-cncu-'));
     const yaml = readFileSync(LINUXPROC, 'utf8').replace(/cleanup_command: .*/, `cleanup_command: 'echo no disk >&2; exit 3'`);
     const cluster = path.join(dir, 'cluster.yaml');
     await import('node:fs/promises').then((fs) => fs.writeFile(cluster, yaml));
-    const r = await runBin('tsrun', ['--cluster', cluster, '-n1', 'true']);
-    expect(r.exitCode).toBe(0);
-    expect(r.stderr).toBe(
-      'tsrun: error: job_container/cncu: clean-up command for job 1 exited with 3: no disk\n' +
-        'tsrun: error: job_container/cncu: container_p_delete: failed: I/o error\n',
-    );
+    const stateDir = mkdtempSync(path.join(tmpdir(), 'tslurm-cncu-state-'));
+    const r = await runBin('tsrun', ['--cluster', cluster, '-n1', 'true'], { env: { TSLURM_STATE_DIR: stateDir } });
+    expect(r).toMatchObject({ exitCode: 0, stderr: '' });
+    const log = readFileSync(path.join(stateDir, 'tsstepd.log'), 'utf8');
+    expect(log).toContain('error: job_container/cncu: clean-up command for job 1 exited with 3: no disk\n');
+    expect(log).toContain('error: job_container/cncu: container_p_delete: failed: I/o error\n');
   });
 });

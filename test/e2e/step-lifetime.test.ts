@@ -151,19 +151,31 @@ describe('proctrack/pgid: a setsid child escapes, as in Slurm, but tsrun does no
   });
 });
 
-// The guard is the native step guard (native/step-guard) when the build had a compiler: an
-// exec, not a second Node start-up before the first task; the Node reaper, the same program,
-// remains for a build without one (TSLURM_NODE_REAPER=1 chooses it here).
+// tsrun starts no process of its own: its tasks are children of the state directory's step
+// host, whose guard is the native step guard (native/step-guard) when the build had a
+// compiler: an exec, not a second Node start-up; the Node reaper, the same program, remains for
+// a build without one (TSLURM_NODE_REAPER=1 chooses it here, for a host this tsrun starts).
 const guardBuilt = existsSync(path.join(repoRoot, 'dist', 'native', 'tsstep_guard'));
 
-describe('the step guard', () => {
-  it.skipIf(!guardBuilt)('is the native helper beside tsrun, not a second Node process', async () => {
+/** The parent of `pid` (from /proc/PID/stat). */
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+describe('the step host and its guard', () => {
+  it.skipIf(!guardBuilt)("runs tsrun's tasks as its children, beside its native guard; tsrun starts neither task nor guard", async () => {
     const { mark, dir, env } = setup();
-    const run = startBin('tsrun', [exported(mark), '-n1', ...task(dir)], { env });
+    const run = startBin('tsrun', [exported(mark), '-n2', ...task(dir)], { env });
     try {
-      await ready(dir, 1);
-      expect(childrenOf(run.pid!).map(commandOf)).toEqual(expect.arrayContaining([expect.stringMatching(/\/dist\/native\/tsstep_guard \S+ \S+\/groups$/)]));
-      expect(childrenOf(run.pid!).map(commandOf).filter((c) => c.includes('reaper.js'))).toEqual([]);
+      await ready(dir, 2);
+      const tasks = liveWithMark(mark).filter((pid) => commandOf(pid) === 'sleep 300');
+      expect(tasks).toHaveLength(2);
+      const hosts = [...new Set(tasks.map(parentOf))];
+      expect(hosts.map(commandOf)).toEqual([expect.stringMatching(/tsstepd\.js --embedded/)]);
+      expect(childrenOf(hosts[0]!).map(commandOf)).toEqual(expect.arrayContaining([expect.stringMatching(/\/dist\/native\/tsstep_guard \S+ \S+\/groups$/)]));
+      const own = childrenOf(run.pid!).map(commandOf);
+      expect(own.filter((c) => /tsstep_guard|reaper\.js|sleep/.test(c))).toEqual([]);
     } finally {
       run.kill('SIGKILL');
       await run;
@@ -171,13 +183,16 @@ describe('the step guard', () => {
     expect(await leftovers(mark, KILL_WAIT * 1000 + 15_000)).toEqual([]);
   });
 
-  it('the Node reaper still ends the tasks of a SIGKILLed tsrun when the native guard is not used', async () => {
+  it('a SIGKILLed step host: its guard (the Node reaper here) ends the tasks, and tsrun ends the step as a node failure', async () => {
     const { mark, dir, env } = setup();
     const run = startBin('tsrun', [exported(mark), '-n2', ...task(dir)], { env: { ...env, TSLURM_NODE_REAPER: '1' } });
     await ready(dir, 2);
-    expect(childrenOf(run.pid!).map(commandOf)).toEqual(expect.arrayContaining([expect.stringMatching(/\/stepd\/reaper\.js /)]));
-    run.kill('SIGKILL');
-    await run;
+    const host = parentOf(liveWithMark(mark).find((pid) => commandOf(pid) === 'sleep 300')!);
+    expect(childrenOf(host).map(commandOf)).toEqual(expect.arrayContaining([expect.stringMatching(/\/stepd\/reaper\.js /)]));
+    process.kill(host, 'SIGKILL');
+    const r = await run;
+    expect(String(r.stderr)).toContain('Node failure on node1');
+    expect(r.exitCode).not.toBe(0);
     expect(await leftovers(mark, KILL_WAIT * 1000 + 15_000)).toEqual([]);
   });
 });

@@ -70,6 +70,9 @@ describe('placement and task environment', () => {
     const r = await tsrun(['-N2', '-n3', '-J', 'myjob', '-l', fixture('programs', 'slurm-env.sh')]);
     expect(r.exitCode).toBe(0);
     const task0 = byTask(r.stdout).filter((l) => l.startsWith('0: ')).map((l) => l.slice(3));
+    // tsrun's I/O port, where the step host connects back to it: a real one, as srun's.
+    const port = task0.find((l) => l.startsWith('SLURM_SRUN_COMM_PORT='))?.split('=')[1];
+    expect(Number(port)).toBeGreaterThan(0);
     expect(task0).toEqual([
       'SLURMD_NODENAME=node1',
       'SLURM_CLUSTER_NAME=small',
@@ -95,12 +98,11 @@ describe('placement and task environment', () => {
       'SLURM_NTASKS=3',
       'SLURM_PRIO_PROCESS=0',
       'SLURM_PROCID=0',
-      // Embedded tsrun listens on no port (README: Differences from Slurm).
       'SLURM_SRUN_COMM_HOST=127.0.0.1',
-      'SLURM_SRUN_COMM_PORT=0',
+      `SLURM_SRUN_COMM_PORT=${port}`,
       'SLURM_STEPID=0',
       'SLURM_STEP_ID=0',
-      'SLURM_STEP_LAUNCHER_PORT=0',
+      `SLURM_STEP_LAUNCHER_PORT=${port}`,
       'SLURM_STEP_NODELIST=node[1-2]',
       'SLURM_STEP_NUM_NODES=2',
       'SLURM_STEP_NUM_TASKS=3',

@@ -39,6 +39,8 @@ function binEnv(options: RunOptions): Record<string, string | undefined> {
     // tsrun and tsbatch start a controller on their state directory: one per fresh directory
     // goes soon after its last command instead of staying the default five minutes.
     TSLURM_CTLD_IDLE_EXIT: '2',
+    // So do the step host they start (tsrun's steps and batch scripts run there).
+    TSLURM_STEPD_IDLE_EXIT: '2',
     ...options.env,
   };
 }

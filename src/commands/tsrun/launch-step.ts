@@ -1,6 +1,7 @@
-// Running the step's tasks on every node through the step-daemon code (in-process in embedded
-// mode), then folding their exits into srun's exit code and messages. Owns what happens while
-// tasks run: --kill-on-bad-exit, the time limit, and tsrun's own signals.
+// Running the step's tasks on every node through the step hosts (the embedded step host for
+// emulated nodes, tsstepd daemons in daemon mode; tsrun starts no task itself), then folding
+// their exits into srun's exit code and messages. Owns what happens while tasks run:
+// --kill-on-bad-exit, the time limit, and tsrun's own signals.
 import { ExitLines } from './exit-lines.js';
 import type { RunAs } from '../../stepd/run-as.js';
 import { primaryGidOf } from '../../os/users.js';
@@ -8,11 +9,13 @@ import { supplementaryGids } from '../../os/groups.js';
 import { foldTaskExits, waitStatusOf, type TaskExit } from '../../core/exit-status.js';
 import type { Logger } from '../../core/log.js';
 import type { StepLayout } from '../../core/step-layout.js';
-import { launchNode, type NodeIoSink, type NodeStep } from '../../stepd/launch-node.js';
+import type { NodeIoSink, NodeStep } from '../../stepd/launch-node.js';
 import type { NodeAddress } from '../../protocol/node-messages.js';
-import type { RemoteLaunchOptions } from './remote-nodes.js';
-import { startReaper } from '../../stepd/reaper.js';
-import type { StepdPlugins } from '../../stepd/step-container.js';
+import type { MessageAuth } from '../../net/message-auth.js';
+import type { PluginSettings } from '../../plugin-host/create.js';
+import { localAuth } from '../../net/local-auth.js';
+import { daemonsLaunch, launchThroughHosts } from './node-hosts.js';
+import { localHostLaunch, type StepHostLink } from './local-nodes.js';
 import type { NodeLaunchSpec, StepFacts } from '../../stepd/launch-spec.js';
 import type { StepAllocation } from './step-allocation.js';
 import { readMultiProg } from './multi-prog.js';
@@ -29,20 +32,28 @@ export interface LaunchContext {
   layout: StepLayout;
   facts: StepFacts;
   env: string[];
-  /** The step's mpi plugin and the cluster's job_container and proctrack plugins. */
-  plugins: StepdPlugins;
+  /** The plugins the step hosts run the step with (the cluster's, and the step's mpi). */
+  plugins: PluginSettings;
   log: Logger;
   /** Where the mpi client state's abort_step lands (nodes' aborts come through the sink). */
   abort?: StepAbort;
-  /** Nodes served by tsstepd daemons (daemon mode); the others run in this process. */
+  /** Nodes served by tsstepd daemons (daemon mode); the others run on the local step host. */
   remote?: RemoteNodes;
+  /** The state directory's step host, for the emulated nodes. */
+  stepHost: StepHostLink;
+  /** The step is its job's only one (tsrun made the job): the job's container ends with it. */
+  endsJob: boolean;
+  treeWidth: number;
   /** Slurm's KillWait for this cluster (config/kill-wait.ts). */
   killWaitSeconds: number;
 }
 
-export interface RemoteNodes extends Omit<RemoteLaunchOptions, 'specs' | 'addresses' | 'sink'> {
-  /** By step node id; null for a node emulated in this process. */
+export interface RemoteNodes {
+  /** By step node id; null for a node emulated on the local step host. */
   addresses: Array<NodeAddress | null>;
+  auth: MessageAuth;
+  /** A node's daemon was lost mid-step (tsrun tells the controller). */
+  onNodeLost(node: string): void;
 }
 
 /** The mpi plugin's abort_step before and while the step runs: held until it can end the step. */
@@ -104,10 +115,7 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
     signalAll: (signal) => signalAll(signal),
     killWaitSeconds: ctx.killWaitSeconds,
   });
-  const reaper = startReaper(ctx.killWaitSeconds);
   const sink = output.sink(process.stderr);
-  sink.taskStarted = (pid) => reaper.track(pid);
-  sink.container = (plan, open) => reaper.container(plan, open);
   const exitLines = new ExitLines({
     ntasks: facts.ntasks,
     stepId,
@@ -155,7 +163,6 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
     exitLines.flush();
     usage.stop();
     watch.stop();
-    reaper.done();
     output.flush();
     await io.close();
   }
@@ -180,16 +187,32 @@ function printSrunLines(lines: readonly string[], log: Logger): void {
   }
 }
 
-/** Every node's share: through the daemons for the nodes they serve, in this process for the rest. */
+/** Every node's share: through the daemons for the nodes they serve, on the local step host for the rest. */
 async function launchAll(ctx: LaunchContext, specs: NodeLaunchSpec[], sink: NodeIoSink): Promise<Array<PromiseSettledResult<NodeStep>>> {
   const remote = ctx.remote;
   const served = specs.filter((_, i) => remote?.addresses[i]);
   const local = specs.filter((_, i) => !remote?.addresses[i]);
+  const common = { plugins: ctx.plugins, endsJob: ctx.endsJob, treeWidth: ctx.treeWidth, sink };
   const [remoteResults, localResults] = await Promise.all([
     served.length > 0
-      ? (await import('./remote-nodes.js')).launchRemoteNodes({ ...remote!, specs: served, addresses: served.map((s) => remote!.addresses[s.nodeId]!), sink })
+      ? launchThroughHosts({
+          ...common,
+          ...daemonsLaunch(served.map((s) => remote!.addresses[s.nodeId]!), remote!.auth, ctx.treeWidth),
+          specs: served,
+          auth: remote!.auth,
+          onNodeLost: remote!.onNodeLost,
+        })
       : Promise.resolve([]),
-    Promise.allSettled(local.map((spec) => launchNode(spec, ctx.plugins, sink))),
+    local.length > 0
+      ? launchThroughHosts({
+          ...common,
+          ...localHostLaunch(ctx.stepHost, local.map((s) => ctx.layout.nodes[s.nodeId]!)),
+          specs: local,
+          auth: localAuth,
+          // The host is lost with every emulated node: the step ends as on a node failure.
+          onNodeLost: (node) => ctx.log.verbose(`node ${node} lost with the step host`),
+        })
+      : Promise.resolve([]),
   ]);
   const byNode = new Map<number, PromiseSettledResult<NodeStep>>();
   served.forEach((spec, i) => byNode.set(spec.nodeId, remoteResults[i]!));

@@ -1,6 +1,8 @@
 // tsrun's work (DESIGN.md §3): mpi plugin, allocation (or the enclosing one), step layout,
-// the mpi client hook, every node's tasks through the step-daemon code, output, and Slurm's
-// exit status. Hooks run in Slurm's order and client_fini runs even when the step failed.
+// the mpi client hook, every node's tasks through its step host (the state directory's
+// embedded one, connected to while the controller allocates, or the nodes' daemons), output,
+// and Slurm's exit status. Hooks run in Slurm's order and client_fini runs even when the step
+// failed.
 import os from 'node:os';
 import { compressHostlist, expandHostlist } from '../../core/hostlist.js';
 import { compressCounts } from '../../core/tasks-per-node.js';
@@ -16,9 +18,6 @@ import { acctGatherSeconds } from '../../config/acct-gather.js';
 import { createPluginRegistry } from '../../plugin-host/create.js';
 import type { PluginRegistry } from '../../plugin-host/registry.js';
 import { MpiFacade } from '../../interfaces/mpi.js';
-import { JobContainerFacade } from '../../interfaces/job-container.js';
-import { loadProctrack } from '../../interfaces/proctrack-load.js';
-import type { StepdPlugins } from '../../stepd/step-container.js';
 import { stepEnvOver } from '../../stepd/step-env.js';
 import type { StepFacts } from '../../stepd/launch-spec.js';
 import { exportedEnv } from './export-env.js';
@@ -31,6 +30,8 @@ import { resolveAllocation } from './allocation-source.js';
 import type { StepAllocation } from './step-allocation.js';
 import { launchStep, StepAbort, type RemoteNodes, type StepResult } from './launch-step.js';
 import { CtldClient } from '../../client/ctld-client.js';
+import { connectStepHost } from '../../client/start-step-host.js';
+import type { StepHostLink } from './local-nodes.js';
 import { workingCluster } from '../../config/working-cluster.js';
 import type { NodeAddress } from '../../protocol/node-messages.js';
 import { DEFAULT_TREE_WIDTH, type ClusterConfig } from '../../config/types.js';
@@ -52,16 +53,13 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
     const mpi = await loadMpi(registry, req.mpi ?? config.plugins.mpiDefault);
     const stateDir = resolveStateDir(config);
     const allocating = resolveAllocation(req, config, log, stateDir);
-    // The node-side plugins load while the controller answers; their failure counts once the
-    // allocation is held (and is then released like any failed step).
-    const loading = req.testOnly ? undefined : nodePlugins(registry, config, mpi);
-    loading?.catch(() => {});
+    // The step host is reached (and started when none serves) while the controller answers.
+    const stepHost = req.testOnly ? undefined : stepHostLink(stateDir, config);
     let alloc: StepAllocation;
     try {
       alloc = await allocating;
     } catch (error) {
-      // No plugin may still be loading when the registry unloads them all (finiAll below).
-      await loading?.catch(() => {});
+      void stepHost?.client.then((client) => client.close(), () => {});
       throw error;
     }
     // What the job ends with when the step could not run (slurmstepd's failure to launch).
@@ -69,7 +67,6 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
     let usage: StepResult['usage'];
     try {
       if (req.testOnly) return reportTestOnly(alloc, log);
-      const plugins = await loading!;
       const pty = req.pty ? terminalSize(log) : undefined;
       // srun --pty: only task 0 is heard, and it alone reads the terminal (srun(1)).
       if (pty) req = { ...req, output: req.output ?? '0', error: req.error ?? '0', input: req.input ?? '0', unbuffered: true };
@@ -78,19 +75,14 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
       const facts = stepFacts(req, alloc, layout, mpi, config);
       if (pty) facts.pty = pty;
       const ids = { jobId: alloc.jobId, stepId: alloc.stepId };
-      try {
-        if (req.prolog !== undefined && !runSrunProlog(req.prolog, ids, log)) return 1;
-        const result = await runWithMpi(req, alloc, layout, facts, plugins, log, config);
-        if (req.epilog !== undefined) runSrunEpilog(req.epilog, ids, log);
-        waitStatus = result.waitStatus;
-        usage = result.usage;
-        return result.exitCode;
-      } finally {
-        // The job ends with its only step when tsrun created it (DESIGN.md §3 step 7); a step of
-        // an enclosing job leaves the job's container to the job's end.
-        // A failed delete is logged; the job still completes (Job Container API page).
-        if (alloc.ownJob) await plugins.container.delete(alloc.jobId).catch((error: Error) => log.error(error.message));
-      }
+      if (req.prolog !== undefined && !runSrunProlog(req.prolog, ids, log)) return 1;
+      // The job ends with its only step when tsrun created it (DESIGN.md §3 step 7): the step
+      // hosts delete the job's container then; a step of an enclosing job leaves it to the job's end.
+      const result = await runWithMpi(req, alloc, layout, facts, mpi, stepHost!, log, config);
+      if (req.epilog !== undefined) runSrunEpilog(req.epilog, ids, log);
+      waitStatus = result.waitStatus;
+      usage = result.usage;
+      return result.exitCode;
     } finally {
       // The controller hears of a lost node before the step's end, so the job ends NODE_FAIL.
       await settledWithin(nodeReports, NODE_REPORT_WAIT_MS);
@@ -101,9 +93,29 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
   }
 }
 
-async function nodePlugins(registry: PluginRegistry, config: ClusterConfig, mpi: MpiFacade): Promise<StepdPlugins> {
-  const container = new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs);
-  return { mpi, container, proctrack: await loadProctrack(registry, config.plugins) };
+/**
+ * The state directory's step host: connected to at once, and told so (a request keeps a host
+ * in its idle wait from going while the controller allocates), for a cluster without a TCP
+ * controller; on first use for daemon mode, where only nodes without a daemon need it.
+ */
+function stepHostLink(stateDir: string, config: ClusterConfig): StepHostLink {
+  const clusterFile = config.source.startsWith('/') ? config.source : undefined;
+  const connect = async (): Promise<CtldClient> => {
+    const client = await connectStepHost(stateDir, clusterFile);
+    await client.call('ping').catch(() => {});
+    return client;
+  };
+  let early: Promise<CtldClient> | undefined;
+  if (config.control.host === undefined) {
+    early = connect();
+    early.catch(() => {});
+  }
+  return {
+    get client() {
+      return (early ??= connect());
+    },
+    reconnect: connect,
+  };
 }
 
 /**
@@ -199,7 +211,7 @@ function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, 
     ...(req.taskProlog !== undefined && { taskProlog: req.taskProlog }),
     ...(req.taskEpilog !== undefined && { taskEpilog: req.taskEpilog }),
     workingCluster: workingCluster(config),
-    // Embedded tsrun listens on no port (its tasks are its children); daemon mode sets its I/O port.
+    // tsrun's I/O port, set once it listens (node-hosts.ts).
     srunPort: 0,
     acctGatherFrequency: acctGatherSeconds(config),
   };
@@ -230,12 +242,12 @@ async function runWithMpi(
   alloc: StepAllocation,
   layout: StepLayout,
   facts: StepFacts,
-  plugins: StepdPlugins,
+  mpi: MpiFacade,
+  stepHost: StepHostLink,
   log: Logger,
   config: ClusterConfig,
 ): Promise<StepResult> {
-  const { mpi } = plugins;
-  const remote = await remoteNodes(alloc, layout.nodes, config, log);
+  const remote = await remoteNodes(alloc, layout.nodes, log);
   // Nodes elsewhere reach tsrun (its PMI and I/O ports) by the address it reached them by.
   if (remote) facts.launchNodeAddr = remote.launchAddr;
   const env = exportedEnv(req.export, process.env);
@@ -265,7 +277,21 @@ async function runWithMpi(
   const raw = facts.pty !== undefined && process.stdin.isTTY;
   if (raw) process.stdin.setRawMode(true);
   try {
-    status = await launchStep({ req, alloc, layout, facts, env, plugins, log, abort, killWaitSeconds: killWaitSeconds(config), ...(remote && { remote }) });
+    status = await launchStep({
+      req,
+      alloc,
+      layout,
+      facts,
+      env,
+      plugins: { clusterName: config.clusterName, plugins: config.plugins, options: config.options },
+      log,
+      abort,
+      killWaitSeconds: killWaitSeconds(config),
+      stepHost,
+      endsJob: alloc.ownJob,
+      treeWidth: config.control.treeWidth ?? DEFAULT_TREE_WIDTH,
+      ...(remote && { remote }),
+    });
   } catch (error) {
     failure = error;
   } finally {
@@ -283,14 +309,9 @@ async function runWithMpi(
 
 /**
  * In daemon mode (a TCP controller), where each node's daemon listens, as the controller knows
- * it; nodes without a daemon are emulated in this process.
+ * it; nodes without a daemon are emulated on the local step host.
  */
-async function remoteNodes(
-  alloc: StepAllocation,
-  nodes: readonly string[],
-  config: ClusterConfig,
-  log: Logger,
-): Promise<(RemoteNodes & { launchAddr: string }) | undefined> {
+async function remoteNodes(alloc: StepAllocation, nodes: readonly string[], log: Logger): Promise<(RemoteNodes & { launchAddr: string }) | undefined> {
   const target = alloc.controller;
   if (target === undefined || typeof target === 'string') return undefined;
   const client = await CtldClient.open(target);
@@ -301,9 +322,6 @@ async function remoteNodes(
       launchAddr: client.localAddress ?? '127.0.0.1',
       addresses,
       auth: target.auth,
-      plugins: { clusterName: config.clusterName, plugins: config.plugins, options: config.options },
-      endsJob: alloc.ownJob,
-      treeWidth: config.control.treeWidth ?? DEFAULT_TREE_WIDTH,
       onNodeLost: (node) => {
         log.verbose(`node ${node} lost; telling the controller`);
         const told = CtldClient.open(target)

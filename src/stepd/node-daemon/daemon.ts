@@ -61,8 +61,8 @@ export async function runNodeDaemon(options: NodeDaemonOptions): Promise<number>
   try {
     const container = new JobContainerFacade(await registry.get('job_container', config.plugins.jobContainer), registry.timeoutMs);
     const proctrack = await loadProctrack(registry, config.plugins);
-    const plugins = async (mpiType: string): Promise<StepdPlugins> => ({
-      mpi: new MpiFacade(await registry.get('mpi', mpiType), registry.timeoutMs),
+    const plugins = async (launch: { step: { mpiType: string } }): Promise<StepdPlugins> => ({
+      mpi: new MpiFacade(await registry.get('mpi', launch.step.mpiType), registry.timeoutMs),
       container,
       proctrack,
     });

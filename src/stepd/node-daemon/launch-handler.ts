@@ -7,6 +7,7 @@ import type { MessageAuth, PeerIdentity } from '../../net/message-auth.js';
 import { forwardSpans, type LaunchRequest, type NodeLaunchResult, type RemoteLaunch } from '../../protocol/remote-launch.js';
 import { sendLaunch } from './send-launch.js';
 import { runNodeShare, type StepRunnerContext } from './step-runner.js';
+import type { StepdPlugins } from '../step-container.js';
 
 export interface LaunchContext extends StepRunnerContext {
   nodeName: string;
@@ -23,7 +24,11 @@ export async function handleLaunch(request: LaunchRequest, identity: PeerIdentit
   const user = trusted ? (launch.user ?? identity) : identity;
   const passed: RemoteLaunch = { ...launch, ...(user && { user: { uid: user.uid, gid: user.gid } }) };
   const forwarded = forwardSpans(span[0] + 1, span[1], launch.treeWidth).map((sub) => sendLaunch(passed, sub, ctx.auth));
-  const mine = runNodeShare(passed, me, ctx).then(
+  // The step that ends its job takes the job's container on this node with it.
+  const ended = async (plugins: StepdPlugins): Promise<void> => {
+    if (passed.endsJob) await plugins.container.delete(passed.step.jobId);
+  };
+  const mine = runNodeShare(passed, me, ctx, ended).then(
     (): NodeLaunchResult[] => [{ node: me.name, ok: true }],
     (error: Error): NodeLaunchResult[] => [{ node: me.name, ok: false, error: error.message }],
   );

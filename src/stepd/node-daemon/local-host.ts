@@ -1,11 +1,14 @@
 // The embedded step host (DESIGN.md §2): `tsstepd --embedded`, one process serving every
 // emulated node of a cluster whose controller runs on this host. The controller starts it on
-// demand (ctld/local-step-host.ts); it listens on a Unix socket in the state directory, runs
-// the batch scripts as its children with the node daemon's code (batch-runner.ts), reports
-// their ends to the controller's socket (kept on disk, and retried while no controller
-// listens), and outlives a killed controller. It exits once no script has run for a while; a
-// result still undelivered then stays on disk, where the next controller (or host) finds it.
-// Killed, it takes its scripts with it (its guard, reaper.ts).
+// demand (ctld/local-step-host.ts), and so does tsrun (client/step-host.ts); it listens on a
+// Unix socket in the state directory, runs the batch scripts as its children with the node
+// daemon's code (batch-runner.ts), reports their ends to the controller's socket (kept on
+// disk, and retried while no controller listens), and outlives a killed controller. It runs
+// the tasks of every step on emulated nodes as its children too, launched by tsrun with the
+// node daemon's `launch` request (local-launch.ts), their I/O on a connection per node back
+// to tsrun; a step whose tsrun went away is ended. It exits once no script and no step has
+// run for a while; a result still undelivered then stays on disk, where the next controller
+// (or host) finds it. Killed, it takes its scripts and tasks with it (its guard, reaper.ts).
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
@@ -19,6 +22,9 @@ import { startReaper } from '../reaper.js';
 import { BatchRunner, type BatchReport } from './batch-runner.js';
 import { batchHandlers } from './batch-handlers.js';
 import { HostPlugins } from './host-plugins.js';
+import { handleLocalLaunch } from './local-launch.js';
+import type { StepRunnerContext } from './step-runner.js';
+import { localAuth } from '../../net/local-auth.js';
 
 export interface LocalHostOptions {
   stateDir: string;
@@ -55,17 +61,24 @@ export async function runLocalStepHost(options: LocalHostOptions): Promise<numbe
     switchUser: false,
     log,
   });
+  // The steps' tasks: the same guard as the scripts; plugins shared with the batch steps.
+  const steps: StepRunnerContext = {
+    auth: localAuth,
+    reaper: guard,
+    log,
+    plugins: async (launch) => ({ ...(await plugins.for(launch.plugins)), mpi: await plugins.mpi(launch.plugins, launch.step.mpiType) }),
+    running: new Set(),
+  };
+  const busy = (): boolean => runner.running().length > 0 || steps.running.size > 0;
   const handlers: HandlerTable<typeof STEPD_BODIES> = {
     ...batchHandlers(runner),
-    launch: async () => {
-      throw new UserError('the embedded step host runs batch steps only');
-    },
+    launch: (body) => handleLocalLaunch(body, steps),
     bcast: async () => {
       throw new UserError('the embedded step host runs batch steps only');
     },
     // The batch step deletes its job container itself; nothing else of a job lives here.
     'job-end': async () => ({}),
-    ping: async () => ({ node: 'embedded', pid: process.pid, steps: runner.running().length }),
+    ping: async () => ({ node: 'embedded', pid: process.pid, steps: runner.running().length + steps.running.size }),
   };
   const server = new RpcServer(routes(STEPD_BODIES, handlers), log);
   let timer: NodeJS.Timeout | undefined;
@@ -76,9 +89,9 @@ export async function runLocalStepHost(options: LocalHostOptions): Promise<numbe
     options.onReady('ready');
     timer = setInterval(() => {
       // Results no controller has taken yet stay on disk for the next one: no reason to stay.
-      if (options.idleExitSeconds <= 0 || runner.running().length > 0) return;
+      if (options.idleExitSeconds <= 0 || busy()) return;
       if (Date.now() - server.lastActive < options.idleExitSeconds * 1000) return;
-      log.info(`idle for ${options.idleExitSeconds} s with no batch step; exiting`);
+      log.info(`idle for ${options.idleExitSeconds} s with no batch step and no step; exiting`);
       stopping?.();
     }, 1000);
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => stopping?.());
@@ -88,12 +101,14 @@ export async function runLocalStepHost(options: LocalHostOptions): Promise<numbe
     clearInterval(timer);
     // Requests stop first, so no launch comes in while the host goes.
     await server.close();
+    // A host that stops takes its steps with it (tsrun hears of a node failure).
+    for (const step of steps.running) step.kill();
     runner.stop();
     await runner.drain();
     reports.close();
     await plugins.finiAll();
     // A stop with nothing running tells the guard so; otherwise it ends what is left.
-    if (runner.running().length === 0) guard.done();
+    if (!busy()) guard.done();
     lock.release();
   }
 }

@@ -1,7 +1,7 @@
-// One node's share of a remotely launched step inside the node daemon: the I/O connection to
-// tsrun first (so no output is lost), then the same launchNode the embedded mode calls, its
-// output, exits and aborts sent up, stdin and signals taken down. tsrun gone before the step
-// ended (the connection closed) kills the step, as a lost srun does.
+// One node's share of a step inside a step host (a node daemon, or the embedded step host
+// serving every emulated node): the I/O connection to tsrun first (so no output is lost), then
+// launchNode, its output, exits and aborts sent up, stdin and signals taken down. tsrun gone
+// before the step ended (the connection closed) kills the step, as a lost srun does.
 import type { Logger } from '../../core/log.js';
 import type { Reaper } from '../reaper.js';
 import { launchNode, type NodeIoSink } from '../launch-node.js';
@@ -16,14 +16,21 @@ export interface StepRunnerContext {
   auth: MessageAuth;
   reaper: Reaper;
   log: Logger;
-  plugins(mpiType: string): Promise<StepdPlugins>;
-  /** Steps running on this daemon, for its shutdown. */
+  /** The step's mpi plugin and the host's job_container and proctrack plugins. */
+  plugins(launch: RemoteLaunch): Promise<StepdPlugins>;
+  /** Steps running on this daemon, for its shutdown (and the embedded host's idle exit). */
   running: Set<{ jobId: number; kill(): void }>;
 }
 
+/**
+ * Runs once this node's share is over (its tasks ended, or its launch failed), before tsrun
+ * hears `done`: where the step ends its job, the job's container is deleted there.
+ */
+export type ShareEnded = (plugins: StepdPlugins) => Promise<void>;
+
 /** Starts this node's tasks; resolves once they are started (their end is reported to tsrun). */
-export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: StepRunnerContext): Promise<void> {
-  const plugins = await ctx.plugins(launch.step.mpiType);
+export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: StepRunnerContext, ended: ShareEnded): Promise<void> {
+  const plugins = await ctx.plugins(launch);
   const uplink = await IoUplink.open(launch.io, me.spec.nodeId, ctx.auth);
   const pids: number[] = [];
   const sink: NodeIoSink = {
@@ -53,6 +60,7 @@ export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: St
   try {
     step = await launchNode(spec, plugins, sink);
   } catch (error) {
+    await ended(plugins).catch((failure: Error) => ctx.log.error(failure.message));
     uplink.send({ t: 'done' });
     await uplink.end();
     throw error;
@@ -74,7 +82,7 @@ export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: St
     .then(async () => {
       finished = true;
       pids.forEach((pid) => ctx.reaper.untrack(pid));
-      if (launch.endsJob) await plugins.container.delete(launch.step.jobId).catch((error: Error) => ctx.log.error(error.message));
+      await ended(plugins).catch((error: Error) => ctx.log.error(error.message));
       uplink.send({ t: 'done' });
       await uplink.end();
     })

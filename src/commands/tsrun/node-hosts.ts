@@ -1,9 +1,10 @@
-// Launching a step's nodes through tsstepd node daemons (srun's launch in daemon mode): one
-// `launch` request per top-level span of the tree (TreeWidth), and a listener every node's
-// daemon connects back to with its I/O (srun's I/O port). Each node becomes a NodeStep like an
-// embedded one; a node whose connection drops before it said `done` is a node failure: the
-// step is aborted with srun's message, the node's unreported tasks count as killed, and the
-// controller is told so it can set the node DOWN without waiting for its timeout.
+// Launching a step's nodes through step hosts (srun's launch): tsstepd node daemons over TCP
+// in daemon mode, one `launch` request per top-level span of the tree (TreeWidth), or the
+// embedded step host on the state directory's Unix socket, one request for every emulated
+// node; and a listener every node connects back to with its I/O (srun's I/O port). Each node
+// becomes a NodeStep; a node whose connection drops before it said `done` is a node failure:
+// the step is aborted with srun's message, the node's unreported tasks count as killed, and
+// the controller is told so it can set the node DOWN without waiting for its timeout.
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -15,6 +16,7 @@ import { lineReader } from '../../protocol/rpc.js';
 import { inputLimits } from '../../net/input-limits.js';
 import {
   forwardSpans,
+  type NodeLaunchResult,
   type NodeToTsrun,
   type RemoteLaunch,
   type RemoteNode,
@@ -26,36 +28,65 @@ import type { NodeIoSink, NodeStep } from '../../stepd/launch-node.js';
 import type { NodeLaunchSpec } from '../../stepd/launch-spec.js';
 import type { PluginSettings } from '../../plugin-host/create.js';
 
-export interface RemoteLaunchOptions {
+export interface HostLaunchOptions {
   specs: NodeLaunchSpec[];
-  addresses: NodeAddress[];
+  /** Each spec's node: its name, and where its daemon listens (the local host forwards nothing). */
+  nodes: Array<Pick<RemoteNode, 'name' | 'host' | 'port'>>;
+  /** Seals the hosts' requests and opens their I/O hellos. */
   auth: MessageAuth;
   plugins: PluginSettings;
   endsJob: boolean;
   treeWidth: number;
   sink: NodeIoSink;
-  /** A node's daemon was lost mid-step (tsrun tells the controller). */
+  /** Where tsrun's I/O port listens, and the address the hosts reach it by (once it is known). */
+  io: { listen: string; reachedAt(): Promise<string> };
+  /** Sends the launch to the hosts; resolves to every node's result. */
+  send(launch: RemoteLaunch): Promise<NodeLaunchResult[]>;
+  /** A node's host was lost mid-step (tsrun tells the controller). */
   onNodeLost(node: string): void;
 }
 
-export async function launchRemoteNodes(options: RemoteLaunchOptions): Promise<Array<PromiseSettledResult<NodeStep>>> {
-  const { specs, addresses, auth, sink } = options;
-  const step = specs[0]!.step;
+/** The nodes served by tsstepd daemons: each span of the tree to its first daemon, over TCP. */
+export function daemonsLaunch(addresses: NodeAddress[], auth: MessageAuth, treeWidth: number): Pick<HostLaunchOptions, 'nodes' | 'io' | 'send'> {
+  return {
+    nodes: addresses,
+    io: {
+      listen: '0.0.0.0',
+      // The first daemon's connection shows which of this host's addresses the nodes reach it by.
+      reachedAt: async () => {
+        const first = await connectEndpoint(addresses[0]!).catch(() => undefined);
+        // Read before the socket is destroyed, which forgets its address.
+        const ioHost = first?.localAddress ?? '127.0.0.1';
+        first?.destroy();
+        return ioHost;
+      },
+    },
+    send: async (launch) => (await Promise.all(forwardSpans(0, addresses.length, treeWidth).map((span) => sendLaunch(launch, span, auth)))).flat(),
+  };
+}
+
+export async function launchThroughHosts(options: HostLaunchOptions): Promise<Array<PromiseSettledResult<NodeStep>>> {
+  const { specs, auth, sink } = options;
   const key = randomBytes(16).toString('hex');
-  const nodes = specs.map((spec, i) => new RemoteNodeStep(addresses[i]!.name, spec, sink, options.onNodeLost));
-  const listener = await listen(auth, key, nodes);
+  const nodes = specs.map((spec, i) => new RemoteNodeStep(options.nodes[i]!.name, spec, sink, options.onNodeLost));
+  const listener = await listen(options.io.listen, auth, key, nodes);
   try {
-    // The first daemon's connection shows which of this host's addresses the nodes reach it by.
-    const first = await connectEndpoint(addresses[0]!).catch(() => undefined);
-    const ioHost = first?.localAddress ?? '127.0.0.1';
-    first?.destroy();
+    const ioHost = await options.io.reachedAt();
+    const ioPort = (listener.address() as net.AddressInfo).port;
     // The tasks' SLURM_SRUN_COMM_HOST and _PORT: where the nodes reach this tsrun.
-    step.srunPort = (listener.address() as net.AddressInfo).port;
+    const step = { ...specs[0]!.step, srunPort: ioPort };
     const remoteNodes: RemoteNode[] = specs.map((spec, i) => ({
-      name: addresses[i]!.name,
-      host: addresses[i]!.host,
-      port: addresses[i]!.port,
-      spec: { nodeId: spec.nodeId, cpusOnNode: spec.cpusOnNode, gpus: spec.gpus, argv: spec.argv, stdin: spec.stdin },
+      name: options.nodes[i]!.name,
+      host: options.nodes[i]!.host,
+      port: options.nodes[i]!.port,
+      spec: {
+        nodeId: spec.nodeId,
+        cpusOnNode: spec.cpusOnNode,
+        gpus: spec.gpus,
+        argv: spec.argv,
+        stdin: spec.stdin,
+        ...(spec.memLimitMb !== undefined && { memLimitMb: spec.memLimitMb }),
+      },
     }));
     const launch: RemoteLaunch = {
       step,
@@ -65,13 +96,13 @@ export async function launchRemoteNodes(options: RemoteLaunchOptions): Promise<A
       plugins: options.plugins,
       endsJob: options.endsJob,
       nodes: remoteNodes,
-      io: { host: ioHost, port: (listener.address() as net.AddressInfo).port, key },
+      io: { host: ioHost, port: ioPort, key },
       treeWidth: options.treeWidth,
-      // Whose tasks these are: the daemons take it from a root tsrun (--uid/--gid), else from
+      // Whose tasks these are: the hosts take it from a root tsrun (--uid/--gid), else from
       // the credential, which then says the same.
       ...(step.jobUid !== undefined && step.jobGid !== undefined && { user: { uid: step.jobUid, gid: step.jobGid } }),
     };
-    const results = (await Promise.all(forwardSpans(0, specs.length, options.treeWidth).map((span) => sendLaunch(launch, span, auth)))).flat();
+    const results = await options.send(launch);
     const byNode = new Map(results.map((r) => [r.node, r]));
     return nodes.map((node) => {
       const result = byNode.get(node.name);
@@ -81,7 +112,7 @@ export async function launchRemoteNodes(options: RemoteLaunchOptions): Promise<A
       return { status: 'rejected', reason: new UserError(`Task launch for StepId=${step.jobId}.${step.stepId} failed on node ${node.name}: ${why}`) };
     });
   } finally {
-    // Every node that launched has connected by the time its daemon answered.
+    // Every node that launched has connected by the time its host answered.
     listener.close();
   }
 }
@@ -95,7 +126,7 @@ const HELLO_MAX_BYTES = 64 * 1024;
  * Anyone may connect, so a connection without a good hello is closed: at its first line, at
  * 64 KiB without a newline, or when the unauthenticated timeout passes.
  */
-function listen(auth: MessageAuth, key: string, nodes: RemoteNodeStep[]): Promise<net.Server> {
+function listen(host: string, auth: MessageAuth, key: string, nodes: RemoteNodeStep[]): Promise<net.Server> {
   const limits = inputLimits();
   const server = net.createServer((socket) => {
     socket.setNoDelay(true);
@@ -128,7 +159,7 @@ function listen(auth: MessageAuth, key: string, nodes: RemoteNodeStep[]): Promis
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen({ host: '0.0.0.0', port: 0 }, () => resolve(server));
+    server.listen({ host, port: 0 }, () => resolve(server));
   });
 }
 
