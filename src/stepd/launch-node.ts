@@ -1,7 +1,7 @@
 // One node's share of a step, as slurmstepd runs it (DESIGN.md §3 step 5): the job and step
 // containers (step-container.ts), the mpi prefork hook once, then per task its env, the mpi
 // task hook, container_p_join and the real process, put into both containers. The same code
-// serves embedded mode (called in-process by tsrun) and tsstepd (called on a request).
+// serves every step host: the embedded one and tsstepd daemons (step-runner.ts, on a `launch` request).
 import { createReadStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { ContainerTask } from '../plugin-api/job-container.js';
@@ -26,7 +26,7 @@ import { NodeUsageGatherer } from './usage/node-gatherer.js';
 import type { NodeUsage } from '../protocol/step-usage.js';
 import { DEFAULT_ACCT_GATHER_SECONDS } from '../config/acct-gather.js';
 
-/** Where a node's task output and daemon messages go (tsrun in embedded mode, a socket otherwise). */
+/** Where a node's task output and daemon messages go (the I/O connection to tsrun). */
 export interface NodeIoSink {
   stdout(taskId: number, chunk: Buffer): void;
   stderr(taskId: number, chunk: Buffer): void;

@@ -1,5 +1,5 @@
 // What a step daemon needs to launch one node's share of a step. Plain data (no functions),
-// so the same object can be handed over in-process (embedded mode) or sent to a tsstepd.
+// built from the `launch` request a step host (a tsstepd daemon, or the embedded step host) takes.
 import type { RunAs, StepFacts } from '../protocol/stepd-messages.js';
 
 /** The facts of a step every node of it is told (its schema: protocol/stepd-messages.ts). */

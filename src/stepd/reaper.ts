@@ -1,8 +1,8 @@
-// tsrun's side of the reaper: start it, record each task's process group and
+// A step host's side of the reaper: start it, record each task's process group and
 // each step container's orphan plan (a cgroup, an environment mark) in a file with synchronous
-// writes (so a tsrun killed right after a spawn has already told it), and mark the file "done"
-// when the step ended normally. The reaper's stdin is only a lifeline: it ends when tsrun
-// ends, however it ends. The reaper is the native step guard (native/step-guard), an exec
+// writes (so a host killed right after a spawn has already told it), and mark the file "done"
+// when the host stopped with nothing left. The reaper's stdin is only a lifeline: it ends when
+// the host ends, however it ends. The reaper is the native step guard (native/step-guard), an exec
 // rather than a second Node start-up before the first task; reaper-main.ts is the same program
 // in Node, used when the guard was not built (no C compiler) or TSLURM_NODE_REAPER=1 asks.
 import { startDetached, type ChildProcess } from '../os/spawn.js';
