@@ -22,7 +22,7 @@ import { nodeDaemonHandlers, type NodeDaemons } from './node-daemons.js';
 import { reservationHandlers } from './reservation-handlers.js';
 import { isAdministrator, requireAdministrator } from './administrators.js';
 import { diagHandler } from './diag-handler.js';
-import { digestedViews } from './jobs-digest.js';
+import { JobsFeed } from './jobs-feed.js';
 import type { RpcStats } from '../net/rpc-stats.js';
 
 const { SIGKILL } = constants.signals;
@@ -54,6 +54,8 @@ export interface ControllerParts {
 
 export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler, shutdown, rpcStats }: ControllerParts): Map<string, Route> {
   const steps = stepHandlers(ctl);
+  // What tsrestd keeps its copy of the job list by (jobs_since).
+  const feed = new JobsFeed();
   // scancel -s of a job: its batch step as `scope` says, then every step it runs.
   const signalJob = async (job: CtldJob, signal: number, scope: SignalScope, userId: number): Promise<void> => {
     // slurmctld's job_signal: SIGKILL cancels a pending job; any other signal has nowhere to go
@@ -91,11 +93,12 @@ export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler
     /** `details`: with what `scontrol -d` shows (job-details.ts). */
     jobs: async (body) => {
       const jobs = body?.ids ? body.ids.flatMap((id) => findJobs(ctl, id)) : [...ctl.jobs.values()];
-      if (body?.unlessDigest !== undefined) return digestedViews(jobs.map((job) => jobView(ctl, job)), body.unlessDigest);
       if (body?.details !== true) return jobs.map((job) => jobView(ctl, job));
       const { jobDetails } = await import('./job-details.js');
       return jobs.map((job) => ({ ...jobView(ctl, job), details: jobDetails(ctl, job) }));
     },
+
+    jobs_since: async (body) => feed.changes(Array.from(ctl.jobs.values(), (job) => jobView(ctl, job)), body.feed, body.cursor),
 
     /**
      * Cancels (or signals) each job named; answers per id, as scancel reports per id. A job

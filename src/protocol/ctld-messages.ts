@@ -47,12 +47,13 @@ export const CTLD_BODIES = {
   submit: submission,
   /** Resolves when every job named has ended. */
   wait: v.strictObject({ ids }),
+  /** `details`: with what `scontrol -d` shows. */
+  jobs: v.optional(v.strictObject({ ids: v.optional(ids), details: v.optional(v.boolean()) })),
   /**
-   * `details`: with what `scontrol -d` shows. `unlessDigest`: answer `{ digest, unchanged }`
-   * when the list's digest is this one, else `{ digest, json }` (the list as JSON text), as
-   * slurm_load_jobs(update_time) answers SLURM_NO_CHANGE_IN_DATA (ctld/jobs-digest.ts).
+   * The jobs changed since `cursor` of `feed` and those gone (protocol/jobs-changes.ts), for a
+   * client that keeps the list (tsrestd); `feed: ''` asks for the whole list.
    */
-  jobs: v.optional(v.strictObject({ ids: v.optional(ids), details: v.optional(v.boolean()), unlessDigest: v.optional(text(64)) })),
+  jobs_since: v.strictObject({ feed: text(64), cursor: count(0) }),
   /** Cancels, or signals with `signal`, each job named. */
   cancel: v.strictObject({ ...caller, ids, signal: v.optional(signal), scope: v.optional(v.picklist(SIGNAL_SCOPES)) }),
   hold: v.strictObject({ ...caller, ids, admin: v.optional(v.boolean()) }),

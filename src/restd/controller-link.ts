@@ -9,7 +9,7 @@
 import { ConnectionLost, connectController, type CallArgs, type ConnectOptions, type CtldClient } from '../client/ctld-client.js';
 
 /** Requests that only read, safe to send again. */
-const REPEATABLE = new Set<string>(['ping', 'jobs', 'cluster_info', 'resv_list', 'steps']);
+const REPEATABLE = new Set<string>(['ping', 'jobs', 'jobs_since', 'cluster_info', 'resv_list', 'steps']);
 /** How long a user's connection stays open after its last answer, for the requests that follow. */
 const LINGER_MS = 1000;
 

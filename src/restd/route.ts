@@ -41,7 +41,7 @@ export interface RestRoute {
   plugin?: { type: string; name: string };
 
   /** The answer: an object the route's schema writes, or JSON text already written. */
-  handle(request: RestRequest, ctx: RestContext): Promise<object | string>;
+  handle(request: RestRequest, ctx: RestContext): Promise<object | string | Buffer>;
 }
 
 export const pathParam = (name: string, description: string): RestParameter => ({ name, in: 'path', description, schema: { type: 'string' } });

@@ -126,8 +126,8 @@ function registerRoute(app: FastifyInstance, route: RestRoute, ctx: RestContext)
       };
       try {
         const answer = await route.handle(restRequest, ctx);
-        // JSON text already written (the kept job listing) goes out as it is.
-        return typeof answer === 'string' ? reply.type('application/json; charset=utf-8').send(answer) : answer;
+        // JSON already written (the job listing's kept bytes) goes out as it is.
+        return typeof answer === 'string' || Buffer.isBuffer(answer) ? reply.type('application/json; charset=utf-8').send(answer) : answer;
       } catch (error) {
         // A refusal (ours, the controller's) is the answer; anything else is a bug of ours: its
         // stack in the log, Slurm's internal error in the answer.

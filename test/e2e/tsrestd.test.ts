@@ -129,6 +129,11 @@ describe('tsrestd', () => {
     expect(job).toEqual(squeue.jobs.find((j: { job_id: number }) => j.job_id === id));
     const one = await call(`${V}/job/${id}`, 'v0.0.38_jobs_response');
     expect(one.json.jobs).toEqual([job]);
+    // A change to one job of the kept list shows, the others as they were.
+    await ctl.run('tscontrol', ['update', `JobId=${id}`, 'Comment=changed']);
+    const changed = (await call(`${V}/jobs`, 'v0.0.38_jobs_response')).json.jobs;
+    expect(changed.find((j: { job_id: number }) => j.job_id === id)).toEqual({ ...job, comment: 'changed' });
+    expect(changed.filter((j: { job_id: number }) => j.job_id !== id)).toEqual(all.json.jobs.filter((j: { job_id: number }) => j.job_id !== id));
   });
 
   it('answers an unknown or malformed job id as slurmrestd 22.05 does', async () => {

@@ -4,9 +4,9 @@
 // requests are, and the page's Cancel and Hold go through the v0.0.38 API itself.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClusterInfo } from '../../protocol/node-info.js';
-import type { DigestedJobs } from '../../ctld/jobs-digest.js';
 import type { JobView } from '../../protocol/job-view.js';
 import type { RestContext } from '../context.js';
+import { jobsMirror } from '../jobs-mirror.js';
 import { loadAssets } from './assets.js';
 import { streamDashboard } from './events.js';
 import { LoginCodes } from './login.js';
@@ -29,16 +29,11 @@ export function dashboardInterval(env: NodeJS.ProcessEnv = process.env): number 
 
 export async function registerDashboard(app: FastifyInstance, ctx: RestContext): Promise<void> {
   const assets = loadAssets();
-  // The job list is asked for with the digest of the last one: a quiet queue of 10,000 jobs
-  // then costs the controller a hash every poll, not an encoding sent and decoded again.
-  let kept: { digest: string; views: JobView[] } | undefined;
-  const jobs = async (): Promise<JobView[]> => {
-    // Watcher's reads (controller-link.ts): polling an idle cluster lets its controller exit.
-    const answer = await ctx.controller.watch<DigestedJobs>('jobs', { unlessDigest: kept?.digest ?? '' });
-    if ('json' in answer) kept = { digest: answer.digest, views: JSON.parse(answer.json) as JobView[] };
-    else if (!kept) throw new Error('the controller answered an unchanged job list the dashboard does not have');
-    return kept.views;
-  };
+  // The job list is tsrestd's copy, shared with GET /jobs: a quiet queue of 10,000 jobs costs
+  // a poll a comparison in the controller, not an encoding sent and decoded again. Watcher's
+  // reads (controller-link.ts): polling an idle cluster lets its controller exit.
+  const mirror = jobsMirror(ctx.controller);
+  const jobs = async (): Promise<readonly JobView[]> => (await mirror.jobs('watch')).views;
   const sampler = new DashboardSampler(
     { nodes: async () => (await ctx.controller.watch<ClusterInfo>('cluster_info')).nodes, jobs },
     dashboardInterval(),

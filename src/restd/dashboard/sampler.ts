@@ -10,7 +10,7 @@ import { dashJob, dashNode, type DashJob, type DashNode } from './view.js';
 /** Where the sampler reads the cluster: the controller, through tsrestd's client. */
 export interface ClusterReader {
   nodes(): Promise<NodeInfo[]>;
-  jobs(): Promise<JobView[]>;
+  jobs(): Promise<readonly JobView[]>;
 }
 
 /** One poll as the page receives it. */
@@ -41,6 +41,8 @@ export class DashboardSampler {
   private readonly history = new LoadHistory();
   private readonly endLog = new JobEndLog();
   private readonly listeners = new Set<StateListener>();
+  /** A job unchanged since the last poll is the same view object (jobs-mirror.ts). */
+  private readonly dashJobs = new WeakMap<JobView, DashJob>();
   private last: DashState | null = null;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
@@ -80,7 +82,7 @@ export class DashboardSampler {
     try {
       const [nodes, jobs] = await Promise.all([this.reader.nodes(), this.reader.jobs()]);
       const dashNodes = nodes.map(dashNode);
-      const dashJobs = jobs.map(dashJob);
+      const dashJobs = jobs.map((view) => this.dashJobOf(view));
       const ends = this.endLog.observe(dashJobs, Math.floor(now / 1000));
       const queue = dashJobs.filter((job) => !job.ended);
       const sample = loadSample(now, dashNodes, queue);
@@ -95,6 +97,12 @@ export class DashboardSampler {
     this.last = state;
     for (const listener of this.listeners) listener(state);
     return state;
+  }
+
+  private dashJobOf(view: JobView): DashJob {
+    let job = this.dashJobs.get(view);
+    if (!job) this.dashJobs.set(view, (job = dashJob(view)));
+    return job;
   }
 
   private async tick(): Promise<void> {

@@ -1,7 +1,7 @@
 // GET /slurm/v0.0.38/jobs and GET /slurm/v0.0.38/job/{job_id}: the controller's jobs, each as
 // squeue --json writes it (cli/format/job-data.ts: the v0.0.38 shape, pending array tasks kept
-// in one record as slurmctld keeps them). The full listing is kept between requests while the
-// controller's list does not change (jobs-listing.ts).
+// in one record as slurmctld keeps them). Listings come from tsrestd's copy of the controller's
+// list (jobs-mirror.ts), the full one written from kept texts (jobs-listing.ts).
 import { buildRecords } from '../../cli/format/squeue-records.js';
 import { jobToData } from '../../cli/format/job-data.js';
 import { UserError } from '../../core/errors.js';
@@ -10,6 +10,7 @@ import { RestError } from '../errors.js';
 import { restMeta } from '../meta.js';
 import { pathParam, updateTime, type RestRoute } from '../route.js';
 import { jobsListing } from '../jobs-listing.js';
+import { jobsMirror } from '../jobs-mirror.js';
 
 export const jobsRoute: RestRoute = {
   method: 'GET',
@@ -22,7 +23,7 @@ export const jobsRoute: RestRoute = {
   async handle(request, ctx) {
     const since = Number(request.query.update_time ?? 0);
     if (since <= 0) return jobsListing(ctx);
-    const views = await ctx.controller.call<JobView[]>('jobs', {});
+    const { views } = await jobsMirror(ctx.controller).jobs();
     return { meta: restMeta(), errors: [], jobs: buildRecords(views).filter((rec) => changedSince(rec.members, since)).map((rec) => jobToData(rec, ctx.clusterName)) };
   },
 };
