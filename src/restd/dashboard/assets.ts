@@ -27,7 +27,7 @@ export function assetDir(): string {
 
 /** Every file of the page, read once: the set is small and fixed, and no request names a path on disk. */
 export function loadAssets(dir = assetDir()): Map<string, Asset> {
-  const names = ['index.html', 'dashboard.css', 'main.js', 'api.js', 'grid.js', 'queue.js', 'chart.js', 'ends.js', 'format.js'];
+  const names = ['index.html', 'dashboard.css', 'main.js', 'api.js', 'grid.js', 'queue.js', 'rows.js', 'chart.js', 'ends.js', 'format.js'];
   return new Map(
     names.map((name) => [name, { type: TYPES[path.extname(name)] ?? 'application/octet-stream', body: readFileSync(path.join(dir, name)) }]),
   );

@@ -3,7 +3,7 @@
 // A poll that keeps the same nodes changes only the cells that changed.
 import { esc, megabytes, percent } from './format.js';
 
-// Large clusters get small cells: a letter and the colour, the rest in the title.
+// Large clusters get small cells: the colour and a letter (dashboard.css), the rest in the title.
 const COMPACT_ABOVE = 128;
 // Past this many changed cells, rebuilding the list is cheaper than replacing them one by one.
 const REBUILD_ABOVE = 64;
@@ -17,8 +17,9 @@ function title(n) {
 function cellHtml(n, compact) {
   const cpu = percent(n.allocCpus, n.cpus);
   const mem = percent(n.allocMemory, n.memory);
+  // A compact cell's letter is the stylesheet's (part of its background): no text to lay out.
   const body = compact
-    ? `<span class="letter" aria-hidden="true">${LETTER[n.category]}</span>`
+    ? ''
     : `<span class="name">${esc(n.name)}</span><span class="state">${esc(n.state)}</span>` +
       `<span class="bar cpu" style="--fill:${cpu}%"></span><span class="bar mem" style="--fill:${mem}%"></span>`;
   return `<li class="node s-${n.category}" data-node="${esc(n.name)}" data-state="${esc(n.state)}" title="${esc(title(n))}">${body}</li>`;

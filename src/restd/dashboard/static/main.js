@@ -4,11 +4,25 @@ import { AuthError, cancelJob, credentials, followEvents, forgetCredentials, hol
 import { LoadChart } from './chart.js';
 import { endRows } from './ends.js';
 import { NodeGrid } from './grid.js';
-import { pendingRows, runningRows } from './queue.js';
+import { pendingRow, runningRow } from './queue.js';
+import { RowWindow } from './rows.js';
 
 const $ = (id) => document.getElementById(id);
 const grid = new NodeGrid($('nodes'), $('node-legend'));
 const chart = new LoadChart($('chart'), $('chart-legend'), $('chart-axis'));
+// The running rows' elapsed times are measured against the server's clock of the last poll.
+let nowSeconds = 0;
+const byJob = (job) => job.jobId;
+const runningTable = new RowWindow($('running'), {
+  rowHtml: (job) => runningRow(job, nowSeconds),
+  keyOf: byJob,
+  emptyHtml: '<tr class="empty"><td colspan="9">no running jobs</td></tr>',
+});
+const pendingTable = new RowWindow($('pending'), {
+  rowHtml: pendingRow,
+  keyOf: byJob,
+  emptyHtml: '<tr class="empty"><td colspan="8">no pending jobs</td></tr>',
+});
 let ends = [];
 let latest = null;
 let frame = 0;
@@ -19,12 +33,12 @@ function draw() {
   const state = latest;
   if (!state) return;
   const started = performance.now();
-  const nowSeconds = Math.floor(state.now / 1000);
+  nowSeconds = Math.floor(state.now / 1000);
   grid.render(state.nodes);
   const running = state.jobs.filter((job) => job.state !== 'PENDING');
   const pending = state.jobs.filter((job) => job.state === 'PENDING');
-  $('running').innerHTML = running.length > 0 ? runningRows(running, nowSeconds) : '<tr class="empty"><td colspan="9">no running jobs</td></tr>';
-  $('pending').innerHTML = pending.length > 0 ? pendingRows(pending) : '<tr class="empty"><td colspan="8">no pending jobs</td></tr>';
+  runningTable.set(running);
+  pendingTable.set(pending);
   $('running-count').textContent = String(running.length);
   $('pending-count').textContent = String(pending.length);
   $('node-count').textContent = String(state.nodes.length);
@@ -41,6 +55,19 @@ function draw() {
     performance.mark('dashboard-drawn');
   }
 }
+
+// A scroll draws the rows that came on screen (long tables draw only those), once per frame.
+let scrollFrame = 0;
+function onScroll() {
+  if (scrollFrame !== 0) return;
+  scrollFrame = requestAnimationFrame(() => {
+    scrollFrame = 0;
+    runningTable.scrolled();
+    pendingTable.scrolled();
+  });
+}
+window.addEventListener('scroll', onScroll, { passive: true });
+window.addEventListener('resize', onScroll);
 
 function show(state) {
   latest = state;

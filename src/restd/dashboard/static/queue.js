@@ -1,6 +1,6 @@
-// The queue: running jobs with a bar of elapsed time against their limit, and pending jobs with
-// their reasons, each with its Cancel and Hold/Release buttons. Each poll rewrites the two
-// tables in one go; the buttons are handled by one listener on each table (main.js).
+// The queue's rows: running jobs with a bar of elapsed time against their limit, and pending
+// jobs with their reasons, each with its Cancel and Hold/Release buttons. The tables draw them
+// through rows.js; the buttons are handled by one listener on each table (main.js).
 import { duration, esc } from './format.js';
 
 function actions(job, pending) {
@@ -28,24 +28,19 @@ function elapsedCell(job, nowSeconds) {
 const cell = (text, cls = '') => `<td role="cell"${cls ? ` class="${cls}"` : ''}>${text}</td>`;
 const common = (job) => cell(esc(job.id), 'id') + cell(esc(job.name)) + cell(esc(job.user)) + cell(esc(job.partition));
 
-/** The running (and suspended, completing) jobs' rows. */
-export function runningRows(jobs, nowSeconds) {
-  return jobs
-    .map(
-      (job) =>
-        `<tr role="row" data-job="${job.jobId}" data-state="${esc(job.state)}">${common(job)}${cell(esc(job.state), 'state')}` +
-        `${cell(esc(job.nodes ?? ''))}${cell(job.numCpus, 'num')}${elapsedCell(job, nowSeconds)}${actions(job, false)}</tr>`,
-    )
-    .join('');
+/** A running (or suspended, completing) job's row. */
+export function runningRow(job, nowSeconds) {
+  return (
+    `<tr role="row" data-job="${job.jobId}" data-state="${esc(job.state)}">${common(job)}${cell(esc(job.state), 'state')}` +
+    `${cell(esc(job.nodes ?? ''))}${cell(job.numCpus, 'num')}${elapsedCell(job, nowSeconds)}${actions(job, false)}</tr>`
+  );
 }
 
-/** The pending jobs' rows, with the reason squeue gives. */
-export function pendingRows(jobs) {
-  return jobs
-    .map(
-      (job) =>
-        `<tr role="row" data-job="${job.jobId}" data-state="${esc(job.state)}">${common(job)}${cell(esc(job.reason), 'reason')}` +
-        `${cell(job.numNodes, 'num')}${cell(job.numCpus, 'num')}${actions(job, true)}</tr>`,
-    )
-    .join('');
+/** A pending job's row, with the reason squeue gives (whole in its title when cut short). */
+export function pendingRow(job) {
+  const reason = esc(job.reason);
+  return (
+    `<tr role="row" data-job="${job.jobId}" data-state="${esc(job.state)}">${common(job)}<td role="cell" class="reason" title="${reason}">${reason}</td>` +
+    `${cell(job.numNodes, 'num')}${cell(job.numCpus, 'num')}${actions(job, true)}</tr>`
+  );
 }
