@@ -18,8 +18,11 @@ const CHROMIUM = process.env.TSLURM_CHROMIUM ?? '/usr/bin/chromium';
 const runs = Number(process.env.BENCH_RUNS ?? 10);
 const RUNNING = 100;
 const HELD = 900;
-// How many job rows each full load drew.
+// On a loaded machine a batch step may fail to start, which ends its job: a few may be missing.
+const ENOUGH = RUNNING + HELD - 10;
+// How many job rows each full load drew, and how many jobs the page counted.
 const rows = [];
+const counted = [];
 
 if (!existsSync(CHROMIUM)) {
   console.log(`dashboard: skipped (no chromium at ${CHROMIUM}; apt-get install chromium)`);
@@ -72,7 +75,7 @@ async function bench() {
     const fb = medianMs(fullBusy);
     const eb = medianMs(emptyBusy);
     console.log(`  main-thread time to that frame        ${fb.toFixed(0).padStart(6)} ms   floor ${eb.toFixed(0)} ms   ratio ${(fb / eb).toFixed(2)}×`);
-    console.log(`  job rows drawn (the rest stand in spacers) ${medianMs(rows).toFixed(0).padStart(6)}`);
+    console.log(`  job rows drawn (the rest stand in spacers) ${medianMs(rows).toFixed(0).padStart(6)}   of ${Math.min(...counted)} jobs counted`);
     if (updates.length > 0) console.log(`  script time of one live update       ${medianMs(updates).toFixed(0).padStart(6)} ms   (median of ${updates.length}, max ${Math.max(...updates).toFixed(0)} ms)`);
   } finally {
     await browser?.close();
@@ -111,8 +114,9 @@ async function timeLoad(browser, address, withData) {
         Number(document.getElementById('running-count').textContent) + Number(document.getElementById('pending-count').textContent),
         document.querySelectorAll('#running tr[data-job], #pending tr[data-job]').length,
       ]);
-      if (counts[0] !== 1000 || counts[1] !== RUNNING + HELD) throw new Error(`drew ${counts[0]} nodes and counted ${counts[1]} jobs`);
+      if (counts[0] !== 1000 || counts[1] < ENOUGH) throw new Error(`drew ${counts[0]} nodes and counted ${counts[1]} jobs`);
       rows.push(counts[2]);
+      counted.push(counts[1]);
       // Two more polls arrive as live updates: how long each took to draw.
       await page.waitForFunction(() => performance.getEntriesByName('dashboard-draw').length >= 3, undefined, { timeout: 30_000 });
       updates = await page.evaluate(() => performance.getEntriesByName('dashboard-draw').slice(1).map((e) => e.duration));
@@ -128,8 +132,8 @@ async function untilFull(browser, address) {
   try {
     await page.goto(address);
     await page.waitForFunction(
-      (n) => Number(document.getElementById('running-count')?.textContent) + Number(document.getElementById('pending-count')?.textContent) === n,
-      RUNNING + HELD,
+      (n) => Number(document.getElementById('running-count')?.textContent) + Number(document.getElementById('pending-count')?.textContent) >= n,
+      ENOUGH,
       { timeout: 120_000 },
     );
   } finally {

@@ -2,9 +2,9 @@
 // over the controller's socket, as bench/tsqueue.js does), asked over TCP with a token on one
 // kept-alive connection, each run paired with a GET /ping (the floor: one controller round
 // trip and an HTTP answer) measured in the same run. Twice: with the queue unchanged between
-// requests (tsrestd sends its kept answer once the controller says the list is the same), and
-// with one job's comment changed before each request (the whole list fetched, converted and
-// written again). Issue 22 asks for the listing in under 200 ms. Prints medians; never passes
+// requests (the controller compares its jobs' views and sends none; tsrestd sends its kept
+// answer), and with one job's comment changed before each request (that job sent, converted
+// and joined with the kept texts of the others). Issue 22 asks for the listing in under 200 ms. Prints medians; never passes
 // or fails. TSLURM_BENCH_JOBS changes the count.
 import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';

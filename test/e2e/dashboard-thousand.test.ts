@@ -74,14 +74,14 @@ describe.skipIf(!haveChromium)(title, () => {
     const drained = await ctl.run('tscontrol', ['--cluster', cluster, 'update', 'NodeName=c[0941-0960]', 'State=DRAIN', 'Reason=maintenance']);
     if (drained.exitCode !== 0) throw new Error(drained.stderr);
     // The queue settled: every job running, held, or over (a batch step that fails to start on
-    // a loaded machine ends its job), the same at two looks a second apart.
+    // a loaded machine ends its job, or holds it), the same at two looks a second apart.
     let last = '';
     for (const end = Date.now() + 300_000; ; ) {
       queue = await settledQueue(ctl);
       const key = queue ? JSON.stringify(queue) : '';
       if (queue && key === last) break;
       last = key;
-      if (Date.now() > end) throw new Error('the queue did not settle');
+      if (Date.now() > end) throw new Error(`the queue did not settle (${unsettled})`);
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
     server = await startDashboardServer(ctl, cluster, 1);
@@ -153,7 +153,7 @@ describe.skipIf(!haveChromium)(title, () => {
     expect(table.drawn).toBeGreaterThan(0);
     expect(table.drawn).toBeLessThan(queue!.pending.length);
     expect(Math.round(table.height)).toBe(Math.round(queue!.pending.length * table.row));
-    expect(await page.locator('#pending tr[data-job] .reason', { hasText: 'JobHeldUser' }).count()).toBe(table.drawn);
+    expect(await page.locator('#pending tr[data-job] .reason', { hasText: /^JobHeld(User|Admin)$/ }).count()).toBe(table.drawn);
 
     // Scrolling down the page brings the last pending job's row, with its Release button.
     const last = queue!.pending[queue!.pending.length - 1]!;
@@ -173,6 +173,9 @@ interface Settled {
   pending: number[];
 }
 
+/** The last job found on its way (for the message of a queue that does not settle). */
+let unsettled = '';
+
 /** The queue when every job is running, held or over; undefined while one is on its way. */
 async function settledQueue(ctl: TestController): Promise<Settled | undefined> {
   const client = await CtldClient.connect(path.join(ctl.stateDir, 'tsctld.sock'));
@@ -183,8 +186,12 @@ async function settledQueue(ctl: TestController): Promise<Settled | undefined> {
     for (const view of views) {
       const base = view.state & 0xff;
       if (base === 1 && (view.state & JOB_COMPLETING) === 0) running.push([view.jobId, view.nodes ?? '']);
-      else if (base === 0 && view.reason === 'JobHeldUser') pending.push(view.jobId);
-      else if (base <= 2 || (view.state & JOB_COMPLETING) !== 0) return undefined;
+      // Held: by the submission, or by the controller after a launch that failed (JobHeldAdmin).
+      else if (base === 0 && view.reason.startsWith('JobHeld')) pending.push(view.jobId);
+      else if (base <= 2 || (view.state & JOB_COMPLETING) !== 0) {
+        unsettled = `job ${view.jobId} state ${view.state} reason ${view.reason}`;
+        return undefined;
+      }
     }
     return { running: running.sort((a, b) => a[0] - b[0]), pending: pending.sort((a, b) => a - b) };
   } finally {

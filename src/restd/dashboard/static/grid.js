@@ -28,12 +28,34 @@ function cellHtml(n, compact) {
 // A signature of what a cell shows, to skip the ones that did not change.
 const look = (n) => `${n.state}|${n.allocCpus}|${n.allocMemory}|${n.reason ?? ''}`;
 
+// The letters of compact cells, drawn once on a canvas as small bitmaps the stylesheet puts in
+// each cell's background (--letter-<category>): a bitmap paints a thousand times for little,
+// where text in each cell costs layout and an SVG letter costs a text raster per cell.
+const INK = { mixed: '#111' };
+function letterImages(list) {
+  const scale = Math.max(1, Math.ceil(window.devicePixelRatio || 1));
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 16 * scale;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return;
+  ctx.font = `600 ${10 * scale}px system-ui, sans-serif`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  for (const [category, letter] of Object.entries(LETTER)) {
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.fillStyle = INK[category] ?? '#fff';
+    ctx.fillText(letter, 8 * scale, 8.5 * scale);
+    list.style.setProperty(`--letter-${category}`, `url(${canvas.toDataURL()})`);
+  }
+}
+
 export class NodeGrid {
   constructor(list, legend) {
     this.list = list;
     this.legend = legend;
     this.names = '';
     this.looks = [];
+    this.lettered = false;
   }
 
   render(nodes) {
@@ -45,6 +67,10 @@ export class NodeGrid {
     if (names !== this.names || changed.length > REBUILD_ABOVE) {
       // New set of nodes (first poll, reconfigure) or many changes: one innerHTML for the lot.
       this.list.classList.toggle('compact', compact);
+      if (compact && !this.lettered) {
+        this.lettered = true;
+        letterImages(this.list);
+      }
       this.list.innerHTML = nodes.map((n) => cellHtml(n, compact)).join('');
       this.names = names;
     } else {
