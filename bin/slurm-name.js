@@ -1,8 +1,6 @@
 #!/usr/bin/env node
 // The doorway of the drop-in wrappers (tslurm-dropin): `slurm-name.js sbatch ARGS...` runs
 // tsbatch as `sbatch`, so it prints `sbatch: error: ...` and Slurm's --version line.
-import { createRequire } from 'node:module';
-
 const names = { srun: 'tsrun', sbatch: 'tsbatch', squeue: 'tsqueue', sinfo: 'tsinfo', scontrol: 'tscontrol', scancel: 'tscancel', sbcast: 'tsbcast', salloc: 'tsalloc', sacct: 'tsacct' };
 names.sstat = 'tssstat';
 const [name = '', ...argv] = process.argv.slice(2);
@@ -11,5 +9,5 @@ if (command === undefined) {
   process.stderr.write(`slurm-name.js: not a Slurm command name: ${name} (one of ${Object.keys(names).join(', ')})\n`);
   process.exitCode = 2;
 } else {
-  await createRequire(import.meta.url)('./command-loader.cjs').runCommand(command, name, argv);
+  require('./command-loader.cjs').runCommand(command, name, argv);
 }

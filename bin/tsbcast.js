@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // The tsbcast doorway: the command and the CLI boundary (src/cli/run-cli.ts) are one CommonJS file,
 // dist/main/tsbcast.cjs, run with V8's code cache (command-loader.cjs): the fastest start measured.
-import { createRequire } from 'node:module';
-
-await createRequire(import.meta.url)('./command-loader.cjs').runCommand('tsbcast', 'tsbcast');
+// CommonJS (bin/package.json), as an ES module entry costs the module loader's start first.
+require('./command-loader.cjs').runCommand('tsbcast', 'tsbcast');

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
 // The tsrestd doorway: everything lives in dist/, loaded lazily through the one CLI boundary.
-import { runCli } from '../dist/cli/run-cli.js';
-
-await runCli('tsrestd', () => import('../dist/commands/tsrestd.js'));
+// (A CommonJS file, bin/package.json: it imports the ES modules.)
+import('../dist/cli/run-cli.js').then(({ runCli }) => runCli('tsrestd', () => import('../dist/commands/tsrestd.js')));
