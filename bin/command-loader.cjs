@@ -1,8 +1,8 @@
-// Runs a client command's bundle (dist/main/<command>.cjs, see scripts/build.js) with V8's
-// code cache: the compiled code of the bundle is kept beside it (<command>.cjs.v8cache) the
-// first time it runs, and later runs skip most of the compile. A cache V8 rejects (another
-// Node version) is written again; one that cannot be written (a read-only install) is
-// simply not used. Node 20's ES modules have no code cache, hence CommonJS here.
+// Runs a command's bundle (dist/main/<command>.cjs, see scripts/build.js) with V8's code
+// cache: the compiled code of the bundle is kept beside it (<command>.cjs.v8cache) the first
+// time it runs, and later runs skip most of the compile. A cache V8 rejects (another Node
+// version) is written again; one that cannot be written (a read-only install) is simply not
+// used. Node 20's ES modules have no code cache, hence CommonJS here.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -11,25 +11,32 @@ const Module = require('node:module');
 
 const builtinPlugins = path.join(__dirname, '..', 'dist', 'plugins');
 
-/** Runs `command`'s bundle as `bin` (the name it prints); resolves when the command is done. */
-exports.runCommand = (command, bin, argv) => {
+/**
+ * Runs `command`'s bundle as `bin` (the name it prints); resolves when the command is done.
+ * `keepCacheAfterMs`: a daemon's cache is kept that long after its start (it may run for days
+ * before its exit, when a command's cache is kept).
+ */
+exports.runCommand = (command, bin, argv, { keepCacheAfterMs } = {}) => {
+  const bundle = runCached(path.join(__dirname, '..', 'dist', 'main', `${command}.cjs`));
   // The bundle's plugins are ES modules found at run time (plugin-host/load.ts); a built-in one
-  // runs as its CommonJS twin (scripts/build.js), from the code cache like the bundle.
-  globalThis.__tslurmImport = importPlugin;
-  return runCached(path.join(__dirname, '..', 'dist', 'main', `${command}.cjs`)).run(bin, argv);
+  // runs as its CommonJS twin (scripts/build.js), from the code cache like the bundle, with the
+  // bundle's own plugin API.
+  globalThis.__tslurmImport = (url) => importPlugin(url, bundle);
+  if (keepCacheAfterMs !== undefined) setTimeout(keepCaches, keepCacheAfterMs).unref();
+  return bundle.run(bin, argv);
 };
 
-function importPlugin(url) {
+function importPlugin(url, bundle) {
   const file = url.startsWith('file:') ? require('node:url').fileURLToPath(url) : url;
   if (path.dirname(file) === builtinPlugins && file.endsWith('.js')) {
     const twin = `${file.slice(0, -3)}.cjs`;
-    if (fs.existsSync(twin)) return Promise.resolve().then(() => runCached(twin));
+    if (fs.existsSync(twin)) return bundle.pluginApi().then((api) => runCached(twin, { 'tslurm/plugin-api': api }));
   }
   return import(url);
 }
 
-/** A CommonJS file's exports, compiled with the code cache kept beside it. */
-function runCached(file) {
+/** A CommonJS file's exports, compiled with the code cache kept beside it; `lent`: modules it requires from the caller. */
+function runCached(file, lent = {}) {
   const cacheFile = `${file}.v8cache`;
   let cachedData;
   try {
@@ -39,7 +46,9 @@ function runCached(file) {
   }
   const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, Module.createRequire(file), module, file, path.dirname(file));
+  const requireHere = Module.createRequire(file);
+  const require = (id) => (Object.hasOwn(lent, id) ? lent[id] : requireHere(id));
+  script.runInThisContext()(module.exports, require, module, file, path.dirname(file));
   // At exit, so the cache holds the functions this run compiled too, not only the top level.
   if (cachedData === undefined || script.cachedDataRejected) cachesToKeep(script, cacheFile);
   return module.exports;
@@ -48,8 +57,12 @@ function runCached(file) {
 // One exit listener for every cache to write (tsrun --mpi=list loads every built-in plugin).
 const toKeep = [];
 function cachesToKeep(script, cacheFile) {
-  if (toKeep.length === 0) process.once('exit', () => toKeep.forEach(([s, f]) => keepCache(s, f)));
+  if (toKeep.length === 0) process.once('exit', keepCaches);
   toKeep.push([script, cacheFile]);
+}
+
+function keepCaches() {
+  toKeep.splice(0).forEach(([s, f]) => keepCache(s, f));
 }
 
 function keepCache(script, cacheFile) {

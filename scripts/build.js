@@ -69,6 +69,8 @@ cpSync(src('src/restd/dashboard/static'), src('dist/dashboard'), { recursive: tr
 // core's classes (Bitstr's fast paths) through it.
 const clientCommands = ['tsrun', 'tsbatch', 'tsalloc', 'tsqueue', 'tsinfo', 'tscontrol', 'tscancel', 'tsbcast', 'tsacct'];
 clientCommands.push('tssstat');
+// The controller too: started on demand by the first command, its start is on that command's path.
+clientCommands.push('tsctld');
 await build({
   ...common,
   entryPoints: clientCommands.map((name) => ({ in: `tslurm-main:${name}`, out: `main/${name}` })),
@@ -90,7 +92,10 @@ await build({
           contents:
             `import { runCli } from './src/cli/run-cli.ts';\n` +
             `import * as command from './src/commands/${args.path}/index.ts';\n` +
-            `export const run = (bin: string, argv?: string[]) => runCli(bin, async () => command, argv);\n`,
+            `export const run = (bin: string, argv?: string[]) => runCli(bin, async () => command, argv);\n` +
+            // The plugin API this bundle's classes come from, lent to the built-in plugins' twins
+            // (below) so that plugin and host share Bitstr, Buf and the errors; loaded on first use.
+            `export const pluginApi = () => import('./src/plugin-api/index.ts');\n`,
         }));
       },
     },
@@ -104,6 +109,10 @@ await build({
 // plugins of `tsrun -n1 true` in 5-15 ms against 42-145 ms on the loaded build machine). The
 // daemons import the ES modules, which share the core's classes. `.cjs` is no module name the
 // search path scans (plugin-host/search-path.ts), so a twin is never a plugin of its own.
+// A twin carries the plugin and its plugins/lib files but not the plugin API: it requires
+// `tslurm/plugin-api`, which its loader answers with the running bundle's own (pluginApi above),
+// so the classes the host tells apart (Bitstr's fast paths, BufUnpackError, PluginError) are one.
+const pluginApiIndex = src('src/plugin-api/index.ts');
 await build({
   ...common,
   entryPoints: ts('plugins').map((file) => ({ in: src(`plugins/${file}`), out: `plugins/${file.slice(0, -3)}` })),
@@ -114,6 +123,18 @@ await build({
   // Beside the ES module, so what the plugin finds from its own URL (dist/native) is the same.
   define: { ...common.define, 'import.meta.url': '__tsImportMetaUrl' },
   banner: { js: "const __tsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [
+    ...common.plugins,
+    {
+      name: 'tslurm-plugin-api-from-host',
+      setup(b) {
+        b.onResolve({ filter: /plugin-api\/index\.js$/ }, (args) => {
+          const file = path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+          return file === pluginApiIndex ? { path: 'tslurm/plugin-api', external: true } : undefined;
+        });
+      },
+    },
+  ],
 });
 
 // After esbuild, which empties dist/. A missing toolchain only prints a line.

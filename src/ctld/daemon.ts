@@ -13,7 +13,7 @@ import { InteractiveJobs } from './interactive-jobs.js';
 import { lockStateDir } from './ctld-lock.js';
 import { Scheduler } from './scheduler.js';
 import { controllerHandlers } from './rpc-handlers.js';
-import { RpcServer } from '../net/rpc-server.js';
+import { RpcServer, type Route } from '../net/rpc-server.js';
 import { RpcStats } from '../net/rpc-stats.js';
 import { schedulePass } from './schedule.js';
 import { NodeDaemons } from './node-daemons.js';
@@ -24,6 +24,7 @@ import { DEFAULT_CTLD_PORT } from '../client/controller-target.js';
 import type { PluginRegistry } from '../plugin-host/registry.js';
 import type { MessageAuth } from '../net/message-auth.js';
 import { loadJobcomp, logJobCompletion } from './jobcomp-log.js';
+import type { LateAccounting } from './accounting/accounting.js';
 
 export interface DaemonOptions {
   config: ClusterConfig;
@@ -51,6 +52,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   let server: RpcServer | undefined;
   let ctl: Controller | undefined;
   let local: LocalStepHost | undefined;
+  let accounting: LateAccounting | undefined;
   const timers: NodeJS.Timeout[] = [];
   let stopping: (() => void) | undefined;
   const stopped = new Promise<void>((resolve) => (stopping = resolve));
@@ -59,11 +61,13 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     // bad key stops the controller before it touches a job.
     const auth = config.control.host !== undefined ? await networkAuth(registry, config, log) : undefined;
     // Job completion logging (JobCompType) and the accounting store (tsacct), which only the
-    // daemon has: SQLite is no part of the controller core (nor of a simulation).
+    // daemon has: SQLite is no part of the controller core (nor of a simulation). The store is
+    // opened once no request is in flight (startAccounting), so the first command's answer
+    // never waits for SQLite; what happens until then is kept and written when it opens.
     const jobcomp = await loadJobcomp(registry, config, log);
     const opened = await Controller.open(
       { ...options, registry },
-      { jobcomp, openAccounting: async (c) => (await import('./accounting/accounting.js')).openAccounting(c) },
+      { jobcomp, openAccounting: async (c) => (accounting = new (await import('./accounting/accounting.js')).LateAccounting(c)) },
     );
     ctl = opened.ctl;
     for (const problem of opened.problems) log.error(problem);
@@ -78,13 +82,17 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     const batch: BatchJobs = new BatchJobs(ctl, interactive, daemons, local, () => scheduler.kick());
     await batch.recover();
     const rpcStats = new RpcStats();
-    server = new RpcServer(controllerHandlers({ ctl, batch, interactive, daemons, scheduler, shutdown: () => stopping?.(), rpcStats }), log, undefined, rpcStats);
+    const handlers = controllerHandlers({ ctl, batch, interactive, daemons, scheduler, shutdown: () => stopping?.(), rpcStats });
+    const startAccounting = (): void => void accounting?.open();
+    server = new RpcServer(whenAllAnswered(handlers, startAccounting), log, undefined, rpcStats);
     const socketPath = controllerSocketPath(stateDir);
     await server.listen(socketPath);
     log.info(`tsctld ${process.pid} serving cluster ${config.clusterName} on ${socketPath}`);
     const remote = auth !== undefined ? await listenTcp(server, config, auth, log) : undefined;
     options.onReady?.(remote ?? socketPath);
     scheduler.kick();
+    // A command that holds its request open (tsalloc) or none at all: the store opens anyway.
+    timers.push(setTimeout(startAccounting, ACCOUNTING_OPEN_LATEST_MS));
 
     let ticking = false;
     timers.push(
@@ -116,6 +124,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     if (ctl) {
       await ctl.saveSnapshot().catch((error: Error) => log.error(`state save failed: ${error.message}`));
       ctl.store.close();
+      // What a short life kept for the store is written before it closes.
+      await accounting?.open();
       ctl.accounting?.close();
       // The job completion records offered so far are written before the plugin's fini.
       await ctl.jobcomp?.drain();
@@ -123,6 +133,29 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     await registry.finiAll();
     lock.release();
   }
+}
+
+/** How long after ready the accounting store opens at the latest. */
+const ACCOUNTING_OPEN_LATEST_MS = 1000;
+
+/**
+ * The routes, calling `idle` each time no request is left in flight, after the answer went out
+ * (setImmediate: the server writes it in the microtasks that follow the handler).
+ */
+function whenAllAnswered(routes: ReadonlyMap<string, Route>, idle: () => void): Map<string, Route> {
+  let inFlight = 0;
+  const counted = ({ body, handle }: Route): Route => ({
+    body,
+    handle: async (request, connection) => {
+      inFlight++;
+      try {
+        return await handle(request, connection);
+      } finally {
+        if (--inFlight === 0) setImmediate(idle);
+      }
+    },
+  });
+  return new Map([...routes].map(([op, route]) => [op, counted(route)]));
 }
 
 /** The auth plugin that seals the controller's TCP traffic; auth/none is refused there. */

@@ -41,4 +41,14 @@ describe('dist/: one class identity for plugins and host', () => {
     expect(plugins.length).toBeGreaterThan(15);
     for (const files of definitions(plugins).values()) expect(files).toEqual([]);
   });
+
+  // The twins a command's loader runs (bin/command-loader.cjs) take the plugin API from the
+  // bundle that loads them, the controller's included, so they carry no class of their own.
+  it("the built-in plugins' CommonJS twins require the plugin API rather than carry it", () => {
+    const pluginsDir = path.join(dist, 'plugins');
+    const twins = readdirSync(pluginsDir).filter((file) => file.endsWith('.cjs')).map((file) => path.join(pluginsDir, file));
+    expect(twins.length).toBeGreaterThan(15);
+    for (const files of definitions(twins).values()) expect(files).toEqual([]);
+    for (const twin of twins) expect(readFileSync(twin, 'utf8'), twin).toContain('require("tslurm/plugin-api")');
+  });
 });

@@ -178,10 +178,10 @@ describe('tsacct', () => {
     expect(dropIn.stderr).toBe("sacct: fatal: unrecognized job state value 'XX'\n");
   });
 
-  it('is the only client command that loads the SQLite driver (dist/main bundles)', () => {
+  it('is the only client command that loads the SQLite driver (dist/main bundles: the controller writes the store)', () => {
     const main = path.join(repoRoot, 'dist', 'main');
     const loading = readdirSync(main).filter((f) => f.endsWith('.cjs') && readFileSync(path.join(main, f), 'utf8').includes('better-sqlite3'));
-    expect(loading).toEqual(['tsacct.cjs']);
+    expect(loading).toEqual(['tsacct.cjs', 'tsctld.cjs']);
   });
 
   it('answers from the store with no controller running, and with none yet an empty list', async () => {

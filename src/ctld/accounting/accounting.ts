@@ -148,6 +148,51 @@ export async function openAccounting(ctl: Controller): Promise<JobAccounting | u
   return accounting;
 }
 
+/**
+ * The controller's accounting from its start, the store opened later (`open`): until then what
+ * happens is kept in order, and written once the store is open and agrees with the journal.
+ * Loading SQLite and opening the store is the longest step of a controller's start (on a fresh
+ * state directory it creates the store), so the daemon opens it once its first requests are
+ * answered rather than before it serves.
+ */
+export class LateAccounting implements AccountingSink {
+  private backlog: Array<{ job: CtldJob } | { step: AcctStep }> | undefined = [];
+  private store: JobAccounting | undefined;
+  private opening: Promise<void> | undefined;
+
+  constructor(private readonly ctl: Controller) {}
+
+  /** Opens the store (once) and writes what was kept; without a store, nothing is kept any more. */
+  open(): Promise<void> {
+    return (this.opening ??= openAccounting(this.ctl).then((store) => {
+      // From here to the end nothing else runs: no record falls between backlog and store.
+      const backlog = this.backlog ?? [];
+      this.backlog = undefined;
+      this.store = store;
+      for (const event of backlog) {
+        if ('job' in event) store?.jobChanged(event.job);
+        else store?.stepChanged(event.step);
+      }
+    }));
+  }
+
+  jobChanged(job: CtldJob): void {
+    if (!this.backlog) return this.store?.jobChanged(job);
+    // A job is written as it is then: one entry for changes in a row.
+    const last = this.backlog.at(-1);
+    if (!(last && 'job' in last && last.job === job)) this.backlog.push({ job });
+  }
+
+  stepChanged(step: AcctStep): void {
+    if (!this.backlog) return this.store?.stepChanged(step);
+    this.backlog.push({ step });
+  }
+
+  close(): void {
+    this.store?.close();
+  }
+}
+
 function describe(error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
   return code && message ? `${code}: ${message}` : (message ?? String(error));

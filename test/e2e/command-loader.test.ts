@@ -1,0 +1,72 @@
+// bin/command-loader.cjs, on a small tree laid out like the package (bin/, dist/main,
+// dist/plugins): a bundle runs from its code cache, kept beside it by the first run; a built-in
+// plugin runs as its CommonJS twin with the plugin API of the bundle that loads it (one class
+// identity for plugin and host); a daemon keeps its cache soon after its start, not at an exit
+// days away.
+import { execa } from 'execa';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/run-bin.js';
+
+function packageTree(): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'tslurm-loader-'));
+  for (const dir of ['bin', 'dist/main', 'dist/plugins']) mkdirSync(path.join(root, dir), { recursive: true });
+  copyFileSync(path.join(repoRoot, 'bin', 'command-loader.cjs'), path.join(root, 'bin', 'command-loader.cjs'));
+  // A command bundle as scripts/build.js makes them: run(bin, argv) and its plugin API, lent on first use.
+  writeFileSync(
+    path.join(root, 'dist/main/probe.cjs'),
+    `class Bitstr {}\n` +
+      `exports.pluginApi = () => Promise.resolve({ Bitstr });\n` +
+      `exports.run = async (bin, argv) => {\n` +
+      `  if (argv[0] === 'serve') return new Promise((resolve) => setTimeout(resolve, Number(argv[1])));\n` +
+      `  const url = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../plugins/probe_twin.js')).href;\n` +
+      `  const plugin = await globalThis.__tslurmImport(url);\n` +
+      `  process.stdout.write(plugin.form + ' ' + (plugin.apiBitstr === Bitstr) + '\\n');\n` +
+      `};\n`,
+  );
+  // The plugin's ES module, found by the search path, and its twin, which the loader runs instead.
+  writeFileSync(path.join(root, 'dist/plugins/probe_twin.js'), `export const form = 'module';\n`);
+  writeFileSync(
+    path.join(root, 'dist/plugins/probe_twin.cjs'),
+    `exports.form = 'twin';\nexports.apiBitstr = require('tslurm/plugin-api').Bitstr;\n`,
+  );
+  writeFileSync(path.join(root, 'bin', 'package.json'), '{ "type": "commonjs" }\n');
+  writeFileSync(
+    path.join(root, 'bin', 'probe.js'),
+    `const serving = process.argv[2] === 'serve';\n` +
+      `require('./command-loader.cjs').runCommand('probe', 'probe', process.argv.slice(2), serving ? { keepCacheAfterMs: 200 } : {});\n`,
+  );
+  return root;
+}
+
+describe('bin/command-loader.cjs', () => {
+  it("runs a built-in plugin's twin with the loading bundle's plugin API, and keeps both caches", async () => {
+    const root = packageTree();
+    const first = await execa(process.execPath, [path.join(root, 'bin', 'probe.js')]);
+    expect(first.stdout).toBe('twin true');
+    const caches = [path.join(root, 'dist/main/probe.cjs.v8cache'), path.join(root, 'dist/plugins/probe_twin.cjs.v8cache')];
+    for (const cache of caches) expect(existsSync(cache), cache).toBe(true);
+    const written = caches.map((cache) => statSync(cache).mtimeMs);
+    // A cache V8 accepts is used as it is, not written again.
+    const second = await execa(process.execPath, [path.join(root, 'bin', 'probe.js')]);
+    expect(second.stdout).toBe('twin true');
+    expect(caches.map((cache) => statSync(cache).mtimeMs)).toEqual(written);
+  });
+
+  it("keeps a daemon's cache while it runs", async () => {
+    const root = packageTree();
+    const cache = path.join(root, 'dist/main/probe.cjs.v8cache');
+    const daemon = execa(process.execPath, [path.join(root, 'bin', 'probe.js'), 'serve', '60000']);
+    try {
+      for (let waited = 0; !existsSync(cache) && waited < 20_000; waited += 50) await sleep(50);
+      expect(existsSync(cache)).toBe(true);
+      expect(daemon.exitCode).toBeNull(); // still running
+    } finally {
+      daemon.kill('SIGKILL');
+      await daemon.catch(() => {});
+    }
+  });
+});
