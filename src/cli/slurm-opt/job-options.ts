@@ -201,8 +201,18 @@ const SECTIONS: ReadonlyArray<[HelpSection, Row[]]> = [
   ['other', OTHER],
 ];
 
-/** The option table of one command, in --help order. */
+// Built once per command and run: tsbatch reads its table for the command line, the #SBATCH
+// lines and --help, and the table is some hundred rows.
+const built = new Map<JobCommand, readonly OptionSpec[]>();
+
+/** The option table of one command, in --help order (the specs are shared: not to be changed). */
 export function jobOptions(command: JobCommand): OptionSpec[] {
+  let table = built.get(command);
+  if (table === undefined) built.set(command, (table = buildJobOptions(command)));
+  return [...table];
+}
+
+function buildJobOptions(command: JobCommand): OptionSpec[] {
   const out: OptionSpec[] = [];
   for (const [section, rows] of SECTIONS) {
     for (const [long, short, arg, meta, help, commands, extra = {}] of rows) {

@@ -35,8 +35,9 @@ export async function submitBatch(parsed: ParsedTsbatch, ctx: { bin: string }): 
     startedHere = true;
     return connect();
   });
-  // A controller that was running already keeps its own runtime settings for this job.
-  if (!startedHere) for (const message of ignoredKnobs(stateDir)) log.verbose(message);
+  // A controller that was running already keeps its own runtime settings for this job (said
+  // with -v only: the file is read only then).
+  if (!startedHere && parsed.verbose > 0 && !parsed.quiet) for (const message of ignoredKnobs(stateDir)) log.verbose(message);
   // --test-only does not leave the controller it started.
   if (!parsed.testOnly) startedHere = false;
   try {
