@@ -22,6 +22,8 @@ exports.runCommand = (command, bin, argv, { keepCacheAfterMs } = {}) => {
   // runs as its CommonJS twin (scripts/build.js), from the code cache like the bundle, with the
   // bundle's own plugin API.
   globalThis.__tslurmImport = (url) => importPlugin(url, bundle);
+  // A third-party plugin's `tslurm/plugin-api` (dist/plugin-api/index.js) takes it from here too.
+  globalThis.__tslurmPluginApi = bundle.pluginApi;
   if (keepCacheAfterMs !== undefined) setTimeout(keepCaches, keepCacheAfterMs).unref();
   return bundle.run(bin, argv);
 };

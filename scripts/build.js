@@ -4,9 +4,9 @@
 // a second pass with one self-contained CommonJS file per client command (dist/main/), then the native helpers (build-native.js), then the public .d.ts files for
 // `tslurm/plugin-api` with tsc.
 import { build } from 'esbuild';
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { buildNative } from './build-native.js';
@@ -18,7 +18,8 @@ const ts = (dir) => readdirSync(src(dir)).filter((f) => f.endsWith('.ts') && !f.
 
 const entryPoints = {
   'cli/run-cli': src('src/cli/run-cli.ts'),
-  'plugin-api/index': src('src/plugin-api/index.ts'),
+  // The API itself; dist/plugin-api/index.js, written below, is what `tslurm/plugin-api` names.
+  'plugin-api/sdk': src('src/plugin-api/index.ts'),
   index: src('src/index.ts'),
   'stepd/reaper': src('src/stepd/reaper-main.ts'),
   'stepd/bcast-writer': src('src/stepd/bcast-writer-main.ts'),
@@ -56,6 +57,20 @@ const common = {
   banner: { js: "import { createRequire as __tsCreateRequire } from 'node:module'; const require = __tsCreateRequire(import.meta.url);" },
 };
 await build({ ...common, entryPoints, splitting: true });
+// `tslurm/plugin-api` for a third-party plugin: the API of the command or daemon that loads it
+// when that one runs from a CommonJS bundle (bin/command-loader.cjs lends it), so that plugin and
+// host share one Bitstr, Buf and error classes there too; otherwise the ES modules (sdk.js),
+// which the split build's daemons share. The names are the API's, read from the built module.
+{
+  const names = Object.keys(await import(pathToFileURL(src('dist/plugin-api/sdk.js')).href));
+  writeFileSync(
+    src('dist/plugin-api/index.js'),
+    '// tslurm/plugin-api: the loading host\'s own API when it lends one (scripts/build.js), else ./sdk.js.\n' +
+      'const lent = globalThis.__tslurmPluginApi;\n' +
+      "const api = lent ? await lent() : await import('./sdk.js');\n" +
+      `export const { ${names.join(', ')} } = api;\n`,
+  );
+}
 // tsrestd's dashboard page, served as it is (restd/dashboard/assets.ts finds it next to the chunks).
 cpSync(src('src/restd/dashboard/static'), src('dist/dashboard'), { recursive: true });
 

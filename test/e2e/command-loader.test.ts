@@ -1,7 +1,7 @@
 // bin/command-loader.cjs, on a small tree laid out like the package (bin/, dist/main,
 // dist/plugins): a bundle runs from its code cache, kept beside it by the first run; a built-in
 // plugin runs as its CommonJS twin with the plugin API of the bundle that loads it (one class
-// identity for plugin and host); a daemon keeps its cache soon after its start, not at an exit
+// identity for plugin and host), which third-party plugins' `tslurm/plugin-api` finds too; a daemon keeps its cache soon after its start, not at an exit
 // days away.
 import { execa } from 'execa';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
@@ -24,7 +24,7 @@ function packageTree(): string {
       `  if (argv[0] === 'serve') return new Promise((resolve) => setTimeout(resolve, Number(argv[1])));\n` +
       `  const url = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../plugins/probe_twin.js')).href;\n` +
       `  const plugin = await globalThis.__tslurmImport(url);\n` +
-      `  process.stdout.write(plugin.form + ' ' + (plugin.apiBitstr === Bitstr) + '\\n');\n` +
+      `  process.stdout.write(plugin.form + ' ' + (plugin.apiBitstr === Bitstr) + ' ' + (globalThis.__tslurmPluginApi === exports.pluginApi) + '\\n');\n` +
       `};\n`,
   );
   // The plugin's ES module, found by the search path, and its twin, which the loader runs instead.
@@ -46,13 +46,13 @@ describe('bin/command-loader.cjs', () => {
   it("runs a built-in plugin's twin with the loading bundle's plugin API, and keeps both caches", async () => {
     const root = packageTree();
     const first = await execa(process.execPath, [path.join(root, 'bin', 'probe.js')]);
-    expect(first.stdout).toBe('twin true');
+    expect(first.stdout).toBe('twin true true');
     const caches = [path.join(root, 'dist/main/probe.cjs.v8cache'), path.join(root, 'dist/plugins/probe_twin.cjs.v8cache')];
     for (const cache of caches) expect(existsSync(cache), cache).toBe(true);
     const written = caches.map((cache) => statSync(cache).mtimeMs);
     // A cache V8 accepts is used as it is, not written again.
     const second = await execa(process.execPath, [path.join(root, 'bin', 'probe.js')]);
-    expect(second.stdout).toBe('twin true');
+    expect(second.stdout).toBe('twin true true');
     expect(caches.map((cache) => statSync(cache).mtimeMs)).toEqual(written);
   });
 

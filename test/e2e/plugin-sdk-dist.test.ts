@@ -6,6 +6,7 @@
 // one of them shows here as a second definition in dist/.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/run-bin.js';
 
@@ -50,5 +51,23 @@ describe('dist/: one class identity for plugins and host', () => {
     expect(twins.length).toBeGreaterThan(15);
     for (const files of definitions(twins).values()) expect(files).toEqual([]);
     for (const twin of twins) expect(readFileSync(twin, 'utf8'), twin).toContain('require("tslurm/plugin-api")');
+  });
+
+  // What a third-party plugin imports: the API of the host that loads it when the host lends
+  // one (a command or the controller run from its CommonJS bundle), so that it shares the host's
+  // classes there too; else the ES modules the split build's daemons share.
+  it("tslurm/plugin-api is the loading host's own API when one is lent, else the ES modules", async () => {
+    const lent = await execa(process.execPath, [
+      '--input-type=module',
+      '-e',
+      "class Bitstr {}\nglobalThis.__tslurmPluginApi = async () => ({ Bitstr });\nconst api = await import('tslurm/plugin-api');\nconsole.log(api.Bitstr === Bitstr);",
+    ], { cwd: repoRoot });
+    expect(lent.stdout).toBe('true');
+    const own = await execa(process.execPath, [
+      '--input-type=module',
+      '-e',
+      "const api = await import('tslurm/plugin-api');\nconst sdk = await import('./dist/plugin-api/sdk.js');\nconsole.log(typeof api.Bitstr, api.Bitstr === sdk.Bitstr, Object.keys(api).length === Object.keys(sdk).length);",
+    ], { cwd: repoRoot });
+    expect(own.stdout).toBe('function true true');
   });
 });
