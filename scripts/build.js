@@ -86,6 +86,8 @@ const clientCommands = ['tsrun', 'tsbatch', 'tsalloc', 'tsqueue', 'tsinfo', 'tsc
 clientCommands.push('tssstat');
 // The controller too: started on demand by the first command, its start is on that command's path.
 clientCommands.push('tsctld');
+// And the step daemon: the controller waits for an embedded step host's start.
+clientCommands.push('tsstepd');
 await build({
   ...common,
   entryPoints: clientCommands.map((name) => ({ in: `tslurm-main:${name}`, out: `main/${name}` })),
@@ -97,6 +99,15 @@ await build({
   banner: { js: "const __tsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [
     ...common.plugins,
+    // A vm script run from the code cache has no import() of its own (command-loader.cjs), so
+    // `await import('node:path')` in a bundle becomes a require of the built-in.
+    {
+      name: 'builtins-by-require',
+      setup(b) {
+        b.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'builtin-by-require' } : undefined));
+        b.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+      },
+    },
     {
       name: 'tslurm-main',
       setup(b) {
