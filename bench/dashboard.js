@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { medianMs, submitOverSocket } from './lib.js';
+import { benchJob, medianMs, submitOverSocket } from './lib.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const CHROMIUM = process.env.TSLURM_CHROMIUM ?? '/usr/bin/chromium';
@@ -155,23 +155,7 @@ function listening(child) {
 
 /** Submits `count` one-CPU jobs over the controller's socket, a window of requests in flight. */
 function submit(stateDir, count, hold) {
-  const desc = (i) => ({
-    script: '#!/bin/sh\nexec sleep 600\n',
-    argv: [],
-    name: hold ? `held${i % 50}` : `run${i}`,
-    exclusive: false,
-    overcommit: false,
-    contiguous: false,
-    timeLimit: 30,
-    workDir: stateDir,
-    environment: [],
-    hold,
-    beginTime: 0,
-    userId: process.getuid(),
-    groupId: process.getgid(),
-    userName: userInfo().username,
-    submitHost: 'localhost',
-    submitDir: stateDir,
-  });
+  const desc = (i) =>
+    benchJob(stateDir, { script: '#!/bin/sh\nexec sleep 600\n', name: hold ? `held${i % 50}` : `run${i}`, hold, timeLimit: 30, userName: userInfo().username });
   return submitOverSocket(path.join(stateDir, 'tsctld.sock'), count, desc);
 }

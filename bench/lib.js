@@ -66,6 +66,31 @@ export function interleavedMedians(commands, runs, options = {}) {
 }
 
 /**
+ * A job descriptor as the controller's `submit` takes it, for filling a queue over its socket:
+ * `script`, `name` and the rest as given, every other field a plain batch job's.
+ */
+export function benchJob(stateDir, { script = '#!/bin/sh\ntrue\n', name, hold = true, timeLimit = 0xffffffff, userName = 'bench' }) {
+  return {
+    script,
+    argv: [],
+    name,
+    exclusive: false,
+    overcommit: false,
+    contiguous: false,
+    timeLimit,
+    workDir: stateDir,
+    environment: [],
+    hold,
+    beginTime: 0,
+    userId: process.getuid(),
+    groupId: process.getgid(),
+    userName,
+    submitHost: 'localhost',
+    submitDir: stateDir,
+  };
+}
+
+/**
  * Submits `count` jobs (`desc(i)` for i = 1..count) straight over a controller's socket, 64
  * requests in flight on one connection: a queue filled without a command start-up per job.
  */

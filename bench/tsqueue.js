@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pairedMedians, printRatio, submitOverSocket } from './lib.js';
+import { benchJob, pairedMedians, printRatio, submitOverSocket } from './lib.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const jobs = Number(process.env.TSLURM_BENCH_JOBS ?? 10_000);
@@ -18,24 +18,7 @@ const env = { ...process.env, TSLURM_STATE_DIR: stateDir, NO_COLOR: '1' };
 const node = process.execPath;
 const tsqueue = path.join(root, 'bin', 'tsqueue.js');
 
-const desc = (i) => ({
-  script: '#!/bin/sh\ntrue\n',
-  argv: [],
-  name: `bench${i % 100}`,
-  exclusive: false,
-  overcommit: false,
-  contiguous: false,
-  timeLimit: 0xffffffff,
-  workDir: stateDir,
-  environment: [],
-  hold: true,
-  beginTime: 0,
-  userId: process.getuid(),
-  groupId: process.getgid(),
-  userName: 'bench',
-  submitHost: 'localhost',
-  submitDir: stateDir,
-});
+const desc = (i) => benchJob(stateDir, { name: `bench${i % 100}` });
 
 /** Submits `count` held jobs over one connection, a window of requests in flight. */
 function submitHeld(count) {

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { medianMs, submitOverSocket } from './lib.js';
+import { benchJob, medianMs, submitOverSocket } from './lib.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const jobs = Number(process.env.TSLURM_BENCH_JOBS ?? 10_000);
@@ -22,24 +22,7 @@ const stateDir = path.join(mkdtempSync(path.join(tmpdir(), 'tslurm-bench-restd-'
 const env = { ...process.env, TSLURM_STATE_DIR: stateDir, TSLURM_CONF: cluster, NO_COLOR: '1' };
 const node = process.execPath;
 
-const desc = (i) => ({
-  script: '#!/bin/sh\ntrue\n',
-  argv: [],
-  name: `bench${i}`,
-  exclusive: false,
-  overcommit: false,
-  contiguous: false,
-  timeLimit: 0xffffffff,
-  workDir: stateDir,
-  environment: [],
-  hold: true,
-  beginTime: 0,
-  userId: process.getuid(),
-  groupId: process.getgid(),
-  userName: 'bench',
-  submitHost: 'localhost',
-  submitDir: stateDir,
-});
+const desc = (i) => benchJob(stateDir, { name: `bench${i}` });
 
 /** Submits `count` held jobs over one connection, a window of requests in flight. */
 function submitHeld(count) {
