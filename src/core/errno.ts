@@ -119,6 +119,11 @@ export function errnoValue(name: ErrnoName): number {
   return table[name][0];
 }
 
+/** Whether `name` is one of the Slurm errno names in the table (codes arrive as text over the wire). */
+export function isErrnoName(name: string): name is ErrnoName {
+  return Object.hasOwn(table, name);
+}
+
 /** The name of a Slurm errno number, or undefined for system errnos. */
 export function errnoName(errnum: number): ErrnoName | undefined {
   for (const [name, [n]] of Object.entries(table)) if (n === errnum) return name as ErrnoName;

@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testController } from '../helpers/controller.js';
 import { startRestd, type TestRestd } from '../helpers/restd.js';
-import { fixture } from '../helpers/run-bin.js';
+import { fixture, startBin } from '../helpers/run-bin.js';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 describe('a signal to a pending job', () => {
   const ctl = testController({ TSLURM_CONF: fixture('clusters', 'small.yaml') });
@@ -22,13 +24,36 @@ describe('a signal to a pending job', () => {
     await ctl.stop();
   });
 
-  it('is refused by tscancel with 2020, and KILL cancels the job', async () => {
+  // scancel asks ten times more, 5 s, 6 s, ... 14 s apart, then gives up and exits 2020 & 0xff;
+  // TSLURM_CANCEL_RETRY_WAIT=0.05 makes that 0.05 s, 0.06 s, ...
+  const quickRetries = { env: { TSLURM_CANCEL_RETRY_WAIT: '0.05' } };
+
+  it('is refused by tscancel with 2020 after scancel\'s retries, and KILL cancels the job', async () => {
     const id = await held();
-    const refused = await ctl.run('tscancel', ['-s', 'USR1', id]);
-    expect(refused).toEqual({ exitCode: 1, stdout: '', stderr: `tscancel: error: Kill job error on job id ${id}: Job can not be altered now, try again later\n` });
+    const refused = await ctl.run('tscancel', ['-s', 'USR1', id], quickRetries);
+    expect(refused).toEqual({ exitCode: 228, stdout: '', stderr: `tscancel: error: Kill job error on job id ${id}: Job can not be altered now, try again later\n` });
+    const verbose = await ctl.run('tscancel', ['-v', '-s', 'USR1', id], quickRetries);
+    expect(verbose.exitCode).toBe(228);
+    expect(verbose.stderr.split('\n').filter((line) => line === 'tscancel: Job is in transitional state, retrying')).toHaveLength(10);
     expect(await ctl.jobField(id, 'JobState')).toBe('PENDING');
     expect(await ctl.run('tscancel', ['-s', 'KILL', id])).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     expect(await ctl.jobField(id, 'JobState')).toBe('CANCELLED');
+  });
+
+  it('reaches the job once it has started while tscancel retries', async () => {
+    const script = path.join(ctl.workDir, 'trap.sh');
+    const got = path.join(ctl.workDir, 'got-usr1');
+    writeFileSync(script, `#!/bin/sh\ntrap 'echo USR1 > ${got}; exit 0' USR1\nwhile :; do sleep 0.1; done\n`);
+    const id = (await ctl.run('tsbatch', ['--parsable', '--hold', '-o', '/dev/null', script])).stdout.trim();
+    const cancel = startBin('tscancel', ['-v', '-b', '-s', 'USR1', id], { env: { ...ctl.env, TSLURM_CANCEL_RETRY_WAIT: '2' } });
+    let stderr = '';
+    cancel.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await ctl.until(() => stderr.includes('Job is in transitional state, retrying'));
+    expect((await ctl.run('tscontrol', ['release', id])).exitCode).toBe(0);
+    const result = await cancel;
+    expect([result.exitCode, stderr]).toEqual([0, `tscancel: Signal 10 to batch job ${id}\ntscancel: Job is in transitional state, retrying\n`]);
+    await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'COMPLETED');
+    expect(ctl.read('got-usr1')).toBe('USR1\n');
   });
 
   it('is refused by tsrestd as slurmrestd 22.05 refuses it', async () => {

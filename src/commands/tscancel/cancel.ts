@@ -2,6 +2,7 @@
 // them, then one cancel (or signal) request per job, reported per job as scancel does.
 import { constants } from 'node:os';
 import { UserError } from '../../core/errors.js';
+import { errnoValue, isErrnoName } from '../../core/errno.js';
 import { createLogger, levelFromVerbosity } from '../../core/log.js';
 import { jobStateFromName } from '../../core/job-state.js';
 import { uidForName } from '../../os/users.js';
@@ -63,13 +64,13 @@ export async function cancelJobs(ids: string[], options: TscancelOptions, bin: s
     }
     const jobIds = targets.filter((t) => !t.includes('.'));
     if (jobIds.length === 0) return status;
-    for (const id of jobIds) if (signal === undefined) log.verbose(`Terminating job ${id}`);
     // scancel's -f wins over -b; without either a signal reaches the job's steps only.
     const scope = options.full ? 'full' : options.batch ? 'batch' : 'steps';
-    const answer = await client
-      .call<CancelResult>('cancel', { ids: jobIds, userId: process.getuid?.() ?? 0, signal, scope })
-      .catch((error: unknown) => Promise.reject(cannotCancel(jobIds, error)));
-    for (const result of answer.results) {
+    // scancel -v names the scope: "Terminating batch job 5", "Signal 10 to full job 5".
+    const which = scope === 'steps' ? '' : `${scope} `;
+    for (const id of jobIds) log.verbose(signal === undefined ? `Terminating ${which}job ${id}` : `Signal ${signal} to ${which}job ${id}`);
+    const answer = await cancelRetryingTransitions(client, { ids: jobIds, userId: process.getuid?.() ?? 0, signal, scope }, log);
+    for (const result of answer) {
       if (!result.error) continue;
       if (result.error.code === 'ESLURM_INVALID_JOB_ID') {
         reportInvalid(log, options.verbose, result.id);
@@ -78,13 +79,52 @@ export async function cancelJobs(ids: string[], options: TscancelOptions, bin: s
         log.error(`Kill job error on job id ${result.id}: ${result.error.message}`);
       } else {
         log.error(`Kill job error on job id ${result.id}: ${result.error.message}`);
-        status = 1;
+        status = Math.max(status, exitStatusFor(result.error.code));
       }
     }
     return status;
   } finally {
     client.close();
   }
+}
+
+// scancel asks again, up to ten times, for a job "in transitional state" (refused with 2020 or
+// ESLURM_JOB_PENDING), waiting 5 s, then 6 s, ... (about 95 s in all: observed on Slurm 22.05,
+// /work/ref/signal-pending.txt); the job may have started by then. TSLURM_CANCEL_RETRY_WAIT
+// sets the first wait (the later ones grow in proportion), for tests and impatient scripts.
+const MAX_CANCEL_RETRY = 10;
+const TRANSITIONAL = new Set(['ESLURM_TRANSITION_STATE_NO_UPDATE', 'ESLURM_JOB_PENDING']);
+
+async function cancelRetryingTransitions(
+  client: CtldClient,
+  request: { ids: string[]; userId: number; signal: number | undefined; scope: 'steps' | 'batch' | 'full' },
+  log: ReturnType<typeof createLogger>,
+): Promise<CancelResult['results']> {
+  const call = (ids: string[]) =>
+    client.call<CancelResult>('cancel', { ...request, ids }).catch((error: unknown) => Promise.reject(cannotCancel(ids, error)));
+  const final = new Map((await call(request.ids)).results.map((result) => [result.id, result]));
+  const firstWait = retryWaitSeconds();
+  for (let attempt = 0; attempt < MAX_CANCEL_RETRY; attempt++) {
+    const again = [...final.values()].filter((result) => TRANSITIONAL.has(result.error?.code ?? '')).map((result) => result.id);
+    if (again.length === 0) break;
+    log.verbose('Job is in transitional state, retrying');
+    await new Promise((resolve) => setTimeout(resolve, ((firstWait * (5 + attempt)) / 5) * 1000));
+    for (const result of (await call(again)).results) final.set(result.id, result);
+  }
+  return [...final.values()];
+}
+
+function retryWaitSeconds(): number {
+  const text = process.env.TSLURM_CANCEL_RETRY_WAIT;
+  const value = text === undefined || text === '' ? NaN : Number(text);
+  return Number.isFinite(value) && value >= 0 ? value : 5;
+}
+
+// scancel exits with the Slurm errno of a refusal, cut to a byte as exit() cuts it (observed on
+// Slurm 22.05: 228 for 2020, 210 for 2002 "Access/permission denied").
+function exitStatusFor(code: string | undefined): number {
+  const value = code !== undefined && isErrnoName(code) ? errnoValue(code) & 0xff : 0;
+  return value === 0 ? 1 : value;
 }
 
 // One line, as scancel prints when it cannot reach the controller ("Kill job error on job id 5:
