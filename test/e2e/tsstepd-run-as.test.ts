@@ -225,6 +225,11 @@ describe.skipIf(!isRoot)('root tsstepd daemons run jobs as the submitting user',
     expect({ exit: raise.exitCode, stderr: String(raise.stderr) }).toEqual({ exit: 1, stderr: `Access/permission denied for job ${id}` });
     expect((await c.run('tscontrol', ['update', `JobId=${id}`, 'Nice=-5'])).exitCode).toBe(0);
     expect((await asUser('tscancel', [id])).exitCode).toBe(0);
+    // Another user's job: scancel exits with 2002 & 0xff (observed on Slurm 22.05).
+    const roots = (await c.run('tsbatch', ['--parsable', '-H', '--wrap', 'true'])).stdout.trim();
+    const refused = await asUser('tscancel', [roots]);
+    expect({ exit: refused.exitCode, stderr: String(refused.stderr) }).toEqual({ exit: 210, stderr: `tscancel: error: Kill job error on job id ${roots}: Access/permission denied` });
+    expect((await c.run('tscancel', [roots])).exitCode).toBe(0);
   });
 
   it('root\'s own step and batch job still run as root', async () => {
