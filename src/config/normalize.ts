@@ -115,7 +115,8 @@ function partition(entry: PartitionEntry, nodes: NodeConfig[], order: Map<string
     maxNodes: entry.max_nodes ?? INFINITE,
     minNodes: entry.min_nodes ?? 0,
     state: entry.state ?? 'UP',
-    oversubscribe: entry.oversubscribe ?? 'NO',
+    oversubscribe: entry.oversubscribe?.oversubscribe ?? 'NO',
+    shareCount: entry.oversubscribe?.shareCount ?? 1,
     priorityTier: entry.priority_tier ?? 1,
     preemptMode: entry.preempt_mode ?? preemptMode,
   };

@@ -20,6 +20,7 @@ import {
 import { address, feature, gres, hostnames, memoryMB, minutes, oneOf } from './values.js';
 import { purgeAfter } from './purge-after.js';
 import { parseGatherFrequency } from './acct-gather.js';
+import { DEFAULT_SHARE_COUNT, parseOverSubscribe, type OverSubscribeSetting } from './oversubscribe.js';
 
 // slurm.conf keeps CPUs, Sockets, CoresPerSocket, ThreadsPerCore, SlurmdTimeout and TreeWidth
 // in 16 bits (s_p_handle_uint16 refuses more than 65535).
@@ -150,11 +151,14 @@ function countOrUnlimited(value: string | number): number {
   return n;
 }
 
-const OVERSUBSCRIBE = ['NO', 'YES', 'FORCE', 'EXCLUSIVE'] as const;
+const OVERSUBSCRIBE_FORMS = 'NO, EXCLUSIVE, YES[:count] or FORCE[:count] (count 1 to 32767)';
 
-const oversubscribe = convert(v.union([v.boolean(), v.string()], expected('YES, NO, FORCE or EXCLUSIVE')), (value) =>
-  typeof value === 'boolean' ? (value ? 'YES' : 'NO') : oneOf('oversubscribe value', OVERSUBSCRIBE)(value),
-);
+const oversubscribe = convert(v.union([v.boolean(), v.string()], expected(OVERSUBSCRIBE_FORMS)), (value): OverSubscribeSetting => {
+  if (typeof value === 'boolean') return value ? { oversubscribe: 'YES', shareCount: DEFAULT_SHARE_COUNT } : { oversubscribe: 'NO', shareCount: 1 };
+  const setting = parseOverSubscribe(value);
+  if (setting === undefined) throw new BadValue(`expected ${OVERSUBSCRIBE_FORMS}, got ${describe(value)}`);
+  return setting;
+});
 
 export const PartitionSchema = strictMap({
   name: convert(str, partitionName),

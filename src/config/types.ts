@@ -63,6 +63,8 @@ export interface PartitionConfig {
   minNodes: number;
   state: PartitionState;
   oversubscribe: OverSubscribe;
+  /** Jobs that may hold one core under YES or FORCE (`FORCE:8`; 4 when not given); 1 otherwise. */
+  shareCount: number;
   /** slurm.conf PriorityTier (default 1): jobs of a higher tier may preempt jobs of a lower one. */
   priorityTier: number;
   /** slurm.conf partition PreemptMode: how its jobs are preempted; the cluster's mode when not set. */

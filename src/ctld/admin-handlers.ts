@@ -20,6 +20,7 @@ import { resumeJob, selectRefusal, suspendJob } from './suspend.js';
 import { resizeJob } from './resize.js';
 import type { ResizedAllocation } from '../protocol/ctld-answers.js';
 import { updatePartition } from './partition-updates.js';
+import { partitionSharing } from './job-from-desc.js';
 import { isAdministrator, requireAdministrator } from './administrators.js';
 import { parseDependency } from '../core/dependency-spec.js';
 
@@ -55,6 +56,10 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
     update_partition: async (body, connection) => {
       requireAdministrator(connection);
       updatePartition(ctl, body);
+      if (body.oversubscribe !== undefined) {
+        const changed = [...ctl.jobs.values()].filter((job) => job.record.partition === body.name && reshare(ctl, job));
+        await Promise.all(changed.map((job) => ctl.journalSubmit(job)));
+      }
       scheduler.kick();
       return {};
     },
@@ -261,8 +266,22 @@ async function updateJob(ctl: Controller, job: CtldJob, update: JobUpdate, userI
     ...(dependency !== undefined && { dependency: dependency.terms.length > 0 ? dependency : undefined }),
     ...(update.nice !== undefined && { nice: update.nice }),
   };
+  if (update.partition !== undefined) reshare(ctl, job);
   // The whole job again: its name and submission changed, not only its progress.
   await ctl.journalSubmit(job);
+}
+
+// A pending job shares cores as its partition's OverSubscribe says when it is scheduled, as
+// slurmctld reads part_ptr->max_share then: after the partition or the job's partition changed,
+// its whole_node and max_share are made again (true when they changed; the caller journals it).
+function reshare(ctl: Controller, job: CtldJob): boolean {
+  const partition = ctl.options.config.partitions.find((p) => p.name === job.record.partition);
+  if (partition === undefined || (job.record.job_state & JOB_STATE_BASE) !== JOB_PENDING) return false;
+  const { max_share: before, ...details } = job.record.details;
+  const sharing = partitionSharing(job.desc, partition);
+  if (sharing.whole_node === details.whole_node && sharing.max_share === before) return false;
+  job.record.details = { ...details, ...sharing };
+  return true;
 }
 
 /** scontrol reconfigure: the plugins re-read their configuration. */

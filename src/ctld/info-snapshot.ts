@@ -26,6 +26,7 @@ export function infoFromConfig(config: ClusterConfig): ClusterInfo {
       maxNodes: part.maxNodes,
       minNodes: part.minNodes,
       oversubscribe: part.oversubscribe,
+      shareCount: part.shareCount,
       priorityTier: part.priorityTier,
       // scontrol prints the partition's mode only under a preempt plugin (OFF under preempt/none).
       preemptMode: config.preempt.type === 'preempt/none' ? 'OFF' : part.preemptMode,

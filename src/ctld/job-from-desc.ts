@@ -31,13 +31,19 @@ function excludedNodes(desc: JobDescriptor, table: NodeTable): Bitstr | null {
 }
 
 // Slurm's OverSubscribe: FORCE shares every job's cores, YES those of jobs that ask
-// --oversubscribe, each core with up to 4 jobs (the count a `:N` suffix would give is not kept).
-const SHARE_COUNT = 4;
+// --oversubscribe, each core with up to the partition's count of jobs (FORCE:8; 4 by default).
 function coreShare(desc: JobDescriptor, partition: PartitionConfig): number {
   if (desc.exclusive) return 1;
-  if (partition.oversubscribe === 'FORCE') return SHARE_COUNT;
-  if (partition.oversubscribe === 'YES' && desc.recorded?.['oversubscribe'] !== undefined) return SHARE_COUNT;
+  if (partition.oversubscribe === 'FORCE') return partition.shareCount;
+  if (partition.oversubscribe === 'YES' && desc.recorded?.['oversubscribe'] !== undefined) return partition.shareCount;
   return 1;
+}
+
+/** What of a job's details its partition's OverSubscribe decides: whole nodes, and how many jobs may hold its cores. */
+export function partitionSharing(desc: JobDescriptor, partition: PartitionConfig): { whole_node: boolean; max_share?: number } {
+  const share = coreShare(desc, partition);
+  // OverSubscribe=EXCLUSIVE: every job gets whole nodes.
+  return { whole_node: desc.exclusive || partition.oversubscribe === 'EXCLUSIVE', ...(share > 1 && { max_share: share }) };
 }
 
 export function jobRecordFromDesc(
@@ -86,11 +92,9 @@ export function jobRecordFromDesc(
       features: desc.constraint ?? null,
       contiguous: desc.contiguous,
       share_res: desc.exclusive ? false : desc.recorded?.['oversubscribe'] !== undefined ? true : undefined,
-      // OverSubscribe=EXCLUSIVE: every job gets whole nodes.
-      whole_node: desc.exclusive || partition.oversubscribe === 'EXCLUSIVE',
       overcommit: desc.overcommit,
       ...(desc.nice !== undefined && desc.nice !== 0 && { nice: desc.nice }),
-      ...(coreShare(desc, partition) > 1 && { max_share: coreShare(desc, partition) }),
+      ...partitionSharing(desc, partition),
     },
   };
 }

@@ -1,9 +1,10 @@
-// `tscontrol update PartitionName=P State= MaxTime= Nodes=`: the controller's partitions change
+// `tscontrol update PartitionName=P State= MaxTime= Nodes= OverSubscribe=`: the controller's partitions change
 // in place (the cluster description it runs with, and the table's partition bitmaps), after the
 // change is on disk (state/part-state.ts); a restarted controller puts the saved changes back
 // over the cluster file's partitions. Jobs feel it at the next pass: a DOWN or INACTIVE
 // partition starts none (Reason=PartitionDown/PartitionInactive), a lower MaxTime holds longer
-// jobs (PartitionTimeLimit), new Nodes are where its jobs may run. Errors are slurmctld's.
+// jobs (PartitionTimeLimit), new Nodes are where its jobs may run, a new OverSubscribe holds for
+// the jobs submitted after it (a job's sharing is fixed when it is submitted). Errors are slurmctld's.
 import { isAdministrator } from './administrators.js';
 import { UserError } from '../core/errors.js';
 import { diskError } from '../core/disk-full.js';
@@ -33,6 +34,10 @@ export function updatePartition(ctl: PartitionHost, body: CtldBody<'update_parti
   if (body.state !== undefined) change.state = body.state;
   if (body.maxTime !== undefined) change.maxTime = body.maxTime;
   if (body.nodes !== undefined) change.nodes = knownNodes(ctl, body.nodes);
+  if (body.oversubscribe !== undefined) {
+    change.oversubscribe = body.oversubscribe;
+    change.shareCount = body.shareCount ?? 1;
+  }
   const all = new Map(changes(ctl)).set(body.name, change);
   if (!ctl.options.volatileState) {
     try {

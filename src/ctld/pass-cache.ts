@@ -101,6 +101,7 @@ function shapeKey(r: job_record_t, timeMatters: boolean, reserved: boolean): str
     d.contiguous,
     d.share_res,
     d.whole_node,
+    d.max_share ?? 1,
     d.overcommit,
     gresKey(r.gres_list),
     gresKey(r.gres_per_job ?? []),

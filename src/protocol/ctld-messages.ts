@@ -74,6 +74,9 @@ export const CTLD_BODIES = {
     maxTime: v.optional(minutes),
     /** A hostlist; '' for none. */
     nodes: v.optional(text(64 * 1024)),
+    oversubscribe: v.optional(v.picklist(['NO', 'YES', 'FORCE', 'EXCLUSIVE'])),
+    /** Jobs per core under YES or FORCE (1 to 32767); sent with `oversubscribe`. */
+    shareCount: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(0x7fff))),
   }),
   suspend: oneJob,
   resume: oneJob,

@@ -74,6 +74,8 @@ export interface PartitionInfo {
   maxNodes: number;
   minNodes: number;
   oversubscribe: 'NO' | 'YES' | 'FORCE' | 'EXCLUSIVE';
+  /** Jobs per core under YES or FORCE; absent from older answers (read as 4). */
+  shareCount?: number;
   /** PriorityTier; absent from older answers (read as 1). */
   priorityTier?: number;
   /** PreemptMode (OFF, CANCEL, REQUEUE, SUSPEND); absent from older answers (read as OFF). */

@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/run-bin.js';
 import { testController } from '../helpers/controller.js';
 
-// node1 (4 CPUs) in `shared` (FORCE, default), `yes` (YES) and `plain` (NO); node2 (4 CPUs) in `whole` (EXCLUSIVE).
+// node1 (4 CPUs) in `shared` (FORCE, default), `yes` (YES) and `plain` (NO); node2 (4 CPUs) in
+// `whole` (EXCLUSIVE); node3 (2 CPUs) in `pair` (FORCE:2).
 const ctl = testController({ TSLURM_CONF: fixture('clusters', 'oversubscribe.yaml') });
 afterAll(() => ctl.stop());
 
@@ -47,6 +48,30 @@ describe('OverSubscribe', () => {
     await ctl.until(async () => (await state(yesShared)) === 'RUNNING', 30_000);
     expect(await state(yesAlone)).toBe('PENDING');
     expect(await state(plain)).toBe('PENDING');
+    expect((await ctl.run('tscancel', ['-u', process.env['USER'] ?? 'root'])).exitCode).toBe(0);
+  }, 90_000);
+
+  it('FORCE:N shares each core among N jobs; shown as scontrol and sinfo show it; tscontrol update changes it for waiting jobs too', async () => {
+    expect((await ctl.run('tscontrol', ['-o', 'show', 'partition', 'pair'])).stdout).toContain(' OverSubscribe=FORCE:2 ');
+    expect((await ctl.run('tscontrol', ['-o', 'show', 'partition', 'shared'])).stdout).toContain(' OverSubscribe=FORCE:4 ');
+    expect((await ctl.run('tsinfo', ['-h', '-p', 'pair,yes', '-o', '%P %h'])).stdout).toBe('yes YES:4\npair FORCE:2\n');
+    const pair = [await submit(['-p', 'pair', '-n2']), await submit(['-p', 'pair', '-n2'])];
+    await ctl.until(async () => (await Promise.all(pair.map(state))).every((s) => s === 'RUNNING'), 30_000);
+    const third = await submit(['-p', 'pair', '-n2']);
+    await ctl.until(async () => (await ctl.jobField(third, 'Reason')) === 'Resources', 30_000);
+    expect(await state(third)).toBe('PENDING');
+    // scontrol's own reading of the value (observed on 22.05): FORCE:abc is EXCLUSIVE, and a bad word is refused.
+    expect(await ctl.run('tscontrol', ['update', 'PartitionName=pair', 'OverSubscribe=MAYBE'])).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr: 'tscontrol: error: Invalid input: OverSubscribe=MAYBE\ntscontrol: error: Acceptable OverSubscribe values are NO, EXCLUSIVE, YES:#, and FORCE:#\nslurm_update error: No error\n',
+    });
+    expect((await ctl.run('tscontrol', ['update', 'PartitionName=pair', 'OverSubscribe=FORCE:3'])).exitCode).toBe(0);
+    expect((await ctl.run('tscontrol', ['-o', 'show', 'partition', 'pair'])).stdout).toContain(' OverSubscribe=FORCE:3 ');
+    // The waiting job now fits as the third on the same cores.
+    await ctl.until(async () => (await state(third)) === 'RUNNING', 30_000);
+    expect((await ctl.run('tscontrol', ['update', 'PartitionName=pair', 'Shared=FORCE:abc'])).exitCode).toBe(0);
+    expect((await ctl.run('tscontrol', ['-o', 'show', 'partition', 'pair'])).stdout).toContain(' OverSubscribe=EXCLUSIVE ');
     expect((await ctl.run('tscancel', ['-u', process.env['USER'] ?? 'root'])).exitCode).toBe(0);
   }, 90_000);
 });

@@ -1,4 +1,4 @@
-// tscontrol update PartitionName= State= MaxTime= Nodes= and update JobId= Comment= Dependency=,
+// tscontrol update PartitionName= State= MaxTime= Nodes= OverSubscribe= and update JobId= Comment= Dependency=,
 // with the texts and statuses scontrol 22.05 gave for the same words (/work/ref/scontrol.txt),
 // and partition changes that outlive the controller.
 import { afterAll, describe, expect, it } from 'vitest';
@@ -65,10 +65,13 @@ describe('tscontrol update PartitionName=', () => {
   });
 
   it('keeps the changes across a controller restart, and shows them while none runs', async () => {
+    expect((await scontrol('update', 'PartitionName=small', 'OverSubscribe=YES:2')).exitCode).toBe(0);
     await ctl.stop();
+    expect(await partition('small')).toContain(' OverSubscribe=YES:2 ');
     expect(await partition('small')).toMatch(/ MaxTime=1-00:00:00 .* Nodes=node3 .* State=DRAIN TotalCPUs=4 TotalNodes=1 /);
     expect((await scontrol('ping')).exitCode).toBe(0);
     expect(await partition('small')).toMatch(/ MaxTime=1-00:00:00 .* Nodes=node3 .* State=DRAIN TotalCPUs=4 TotalNodes=1 /);
+    expect(await partition('small')).toContain(' OverSubscribe=YES:2 ');
     // A job asking for node1 in small is refused now: node1 is no longer in it.
     expect((await ctl.run('tsbatch', ['-p', 'small', '-w', 'node1', '--wrap', 'true'])).stderr).toBe(
       'tsbatch: error: Batch job submission failed: Requested nodes not in this partition\n',

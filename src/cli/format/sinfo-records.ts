@@ -13,6 +13,7 @@ import {
 } from '../../plugin-api/records.js';
 import { nodeStateString } from '../../core/node-state.js';
 import type { ClusterInfo, NodeInfo, PartitionInfo } from '../../protocol/node-info.js';
+import { oversubscribeText } from './partition-values.js';
 
 /** What a format field makes sinfo compare before it puts two nodes on one line. */
 export type MatchFlag =
@@ -129,7 +130,7 @@ function matchPart(rec: SinfoRecord, part: PartitionInfo, opts: SinfoOptions): b
   if (m.has('jobSize') && (a.minNodes !== part.minNodes || a.maxNodes !== part.maxNodes)) return false;
   if (m.has('defaultTime') && a.defaultTime !== part.defaultTime) return false;
   if (m.has('maxTime') && a.maxTime !== part.maxTime) return false;
-  if (m.has('oversubscribe') && a.oversubscribe !== part.oversubscribe) return false;
+  if (m.has('oversubscribe') && oversubscribeText(a) !== oversubscribeText(part)) return false;
   // Groups, root-only, preemption, priorities and MaxCPUsPerNode are the same in every
   // tslurm partition (Slurm's defaults).
   return true;

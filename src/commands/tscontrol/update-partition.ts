@@ -1,9 +1,11 @@
-// `tscontrol update PartitionName=P [State=UP|DOWN|DRAIN|INACTIVE] [MaxTime=T] [Nodes=LIST]`,
+// `tscontrol update PartitionName=P [State=UP|DOWN|DRAIN|INACTIVE] [MaxTime=T] [Nodes=LIST]
+// [OverSubscribe=NO|EXCLUSIVE|YES[:N]|FORCE[:N]]`,
 // checked as scontrol 22.05 checks the words (its messages, observed, down to the
 // `slurm_update error: No error` it ends a rejected word with), then done by the controller,
 // which it starts if need be: the change must outlive any one command.
 import { UserError, UserErrorReport } from '../../core/errors.js';
 import { parseTimeToMinutes } from '../../core/time-string.js';
+import { scontrolOverSubscribe } from '../../config/oversubscribe.js';
 import type { PartitionState } from '../../config/types.js';
 import type { PartitionUpdate } from '../../protocol/ctld-messages.js';
 import { callController } from './controller-call.js';
@@ -34,6 +36,12 @@ export async function updatePartition(pairs: readonly Pair[], cluster: string | 
       }
     } else if (pair.key === 'nodes') {
       body.nodes = pair.value;
+    } else if (pair.key === 'oversubscribe' || pair.key === 'shared') {
+      // scontrol takes Shared= too, OverSubscribe's older name.
+      const setting = scontrolOverSubscribe(pair.value);
+      if (setting === undefined) throw error([`Invalid input: ${pair.word}`, 'Acceptable OverSubscribe values are NO, EXCLUSIVE, YES:#, and FORCE:#']);
+      body.oversubscribe = setting.oversubscribe;
+      body.shareCount = setting.shareCount;
     } else {
       throw error([`Update of this parameter is not supported: ${pair.word}`, '', 'Request aborted']);
     }

@@ -1,8 +1,7 @@
 // PartitionName lines → partition entries of the cluster description. Values keep Slurm's
 // forms (the schema reads YES/NO, UNLIMITED, times in minutes or [d-]h:m:s); only what the
 // description spells differently is translated: `Priority` sets PriorityTier (Slurm's older
-// key), `Shared` is OverSubscribe's older name, OverSubscribe's `:count` suffix and
-// PreemptMode's `GANG` are dropped (tslurm has no gang scheduling), and blanks in Nodes are
+// key), `Shared` is OverSubscribe's older name, PreemptMode's `GANG` is dropped (tslurm has no gang scheduling), and blanks in Nodes are
 // commas, as Slurm reads them.
 import type { Where } from './lines.js';
 import { num } from './numbers.js';
@@ -41,7 +40,7 @@ export function partitionLine(record: ConfRecord): PartitionLine {
   set('max_nodes', k.get('MaxNodes'));
   set('min_nodes', num(k.get('MinNodes')));
   set('state', k.get('State'));
-  set('oversubscribe', (k.get('OverSubscribe') ?? k.get('Shared'))?.replace(/:\d+$/, ''));
+  set('oversubscribe', k.get('OverSubscribe') ?? k.get('Shared'));
   set('priority_tier', num(k.get('Priority') ?? k.get('PriorityTier')));
   set('preempt_mode', withoutGang(k.get('PreemptMode')));
   return { entry, at: record.at };

@@ -9,6 +9,7 @@ import { INFINITE, NO_VAL } from '../../core/slurm-constants.js';
 import { minsToTimeStr } from '../../core/time-string.js';
 import type { ClusterConfig, NodeConfig, PartitionConfig } from '../types.js';
 import { purgeAfterText } from '../purge-after.js';
+import { DEFAULT_SHARE_COUNT, overSubscribeText } from '../oversubscribe.js';
 
 export interface WrittenConf {
   slurmConf: string;
@@ -157,7 +158,8 @@ function partitionLine(part: PartitionConfig, config: ClusterConfig): string {
     ['MaxNodes', part.maxNodes === INFINITE ? 'UNLIMITED' : String(part.maxNodes)],
     ['MinNodes', String(part.minNodes)],
     ['State', part.state],
-    ['OverSubscribe', part.oversubscribe],
+    // The count only when it is not slurm.conf's default (YES and FORCE alone mean 4).
+    ['OverSubscribe', part.shareCount === DEFAULT_SHARE_COUNT ? part.oversubscribe : overSubscribeText(part)],
     ['PriorityTier', String(part.priorityTier)],
     // A partition's mode is the cluster's unless it says otherwise.
     ['PreemptMode', part.preemptMode === config.preempt.mode ? undefined : part.preemptMode],

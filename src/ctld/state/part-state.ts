@@ -1,10 +1,10 @@
 // The partitions' own state file: what `tscontrol update PartitionName=` changed (State,
-// MaxTime, Nodes), so that a restarted controller keeps it over the cluster file, as
+// MaxTime, Nodes, OverSubscribe), so that a restarted controller keeps it over the cluster file, as
 // slurmctld keeps part_state. Written whole (record-file.ts) before
 // the change is acknowledged.
 import path from 'node:path';
 import { readRecordFile, writeRecordFile, type RecordFileFormat } from './record-file.js';
-import type { ClusterConfig, PartitionConfig, PartitionState } from '../../config/types.js';
+import type { ClusterConfig, OverSubscribe, PartitionConfig, PartitionState } from '../../config/types.js';
 
 const PART_MAGIC = 'TSLURM_PART_STATE';
 
@@ -16,6 +16,9 @@ export interface StoredPartition {
   maxTime?: number;
   /** Node names. */
   nodes?: string[];
+  oversubscribe?: OverSubscribe;
+  /** Jobs per core under YES or FORCE; stored with `oversubscribe`. */
+  shareCount?: number;
 }
 
 export function partStateFile(ctldDir: string): string {
@@ -51,6 +54,7 @@ export function withStoredPartitions(config: ClusterConfig, changes: readonly St
       ...(change.state !== undefined && { state: change.state }),
       ...(change.maxTime !== undefined && { maxTime: change.maxTime }),
       ...(change.nodes !== undefined && { nodes: change.nodes.filter((n) => known.has(n)) }),
+      ...(change.oversubscribe !== undefined && { oversubscribe: change.oversubscribe, shareCount: change.shareCount ?? 1 }),
     };
   });
   return Object.freeze({ ...config, partitions });

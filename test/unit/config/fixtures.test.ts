@@ -54,6 +54,7 @@ describe('good cluster fixtures', () => {
           minNodes: 0,
           state: 'UP',
           oversubscribe: 'NO',
+          shareCount: 1,
           priorityTier: 1,
           preemptMode: 'OFF',
         },

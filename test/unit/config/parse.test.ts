@@ -113,6 +113,11 @@ describe('normalisation', () => {
     expect(c.partitions[1]).toMatchObject({ isDefault: true, oversubscribe: 'EXCLUSIVE', maxNodes: 4, maxTime: 2880, defaultTime: 30 });
   });
 
+  it('keeps the count of OverSubscribe FORCE:N and YES:N (4 when not given)', () => {
+    const c = parse(`${HEAD}nodes: [{name: n1}]\npartitions:\n  - {name: a, nodes: n1, oversubscribe: "FORCE:8"}\n  - {name: b, nodes: n1, oversubscribe: YES}\n`);
+    expect(c.partitions.map((p) => [p.oversubscribe, p.shareCount])).toEqual([['FORCE', 8], ['YES', 4]]);
+  });
+
   it('takes -1 as UNLIMITED, as Slurm does', () => {
     const c = parse(`${HEAD}nodes: [{name: n1}]\npartitions:\n  - {name: a, nodes: n1, max_time: -1, default_time: "-1"}\n`);
     expect(c.partitions[0]).toMatchObject({ maxTime: INFINITE, defaultTime: INFINITE });
@@ -148,6 +153,12 @@ describe('problems and their positions', () => {
   it('an empty value points at its key', async () => {
     expect(await fails(`${HEAD}nodes:\n  - name: n1\n    memory:\n${TAIL}`)).toEqual([
       'c.yaml:4:5: nodes.0.memory: expected a string or a number, got an empty value',
+    ]);
+  });
+
+  it('an OverSubscribe count out of range points at its value', async () => {
+    expect(await fails(`${HEAD}nodes: [{name: n1}]\npartitions:\n  - name: p\n    oversubscribe: FORCE:0\n`)).toEqual([
+      'c.yaml:5:20: partitions.0.oversubscribe: expected NO, EXCLUSIVE, YES[:count] or FORCE[:count] (count 1 to 32767), got "FORCE:0"',
     ]);
   });
 

@@ -108,9 +108,9 @@ describe('PartitionName lines', () => {
       'PartitionName=c Nodes=ALL State=INACTIVE OverSubscribe=EXCLUSIVE PreemptMode=SUSPEND,GANG',
     );
     expect(c.partitions).toEqual([
-      { name: 'a', nodes: ['n1', 'n2'], isDefault: true, maxTime: 1440, defaultTime: 30, maxNodes: 3, minNodes: 1, state: 'UP', oversubscribe: 'FORCE', priorityTier: 5, preemptMode: 'REQUEUE' },
-      { name: 'b', nodes: ['n3', 'n4'], isDefault: false, maxTime: INFINITE, defaultTime: NO_VAL, maxNodes: INFINITE, minNodes: 0, state: 'DRAIN', oversubscribe: 'YES', priorityTier: 2, preemptMode: 'OFF' },
-      { name: 'c', nodes: ['n1', 'n2', 'n3', 'n4'], isDefault: false, maxTime: INFINITE, defaultTime: NO_VAL, maxNodes: 3, minNodes: 0, state: 'INACTIVE', oversubscribe: 'EXCLUSIVE', priorityTier: 1, preemptMode: 'SUSPEND' },
+      { name: 'a', nodes: ['n1', 'n2'], isDefault: true, maxTime: 1440, defaultTime: 30, maxNodes: 3, minNodes: 1, state: 'UP', oversubscribe: 'FORCE', shareCount: 2, priorityTier: 5, preemptMode: 'REQUEUE' },
+      { name: 'b', nodes: ['n3', 'n4'], isDefault: false, maxTime: INFINITE, defaultTime: NO_VAL, maxNodes: INFINITE, minNodes: 0, state: 'DRAIN', oversubscribe: 'YES', shareCount: 4, priorityTier: 2, preemptMode: 'OFF' },
+      { name: 'c', nodes: ['n1', 'n2', 'n3', 'n4'], isDefault: false, maxTime: INFINITE, defaultTime: NO_VAL, maxNodes: 3, minNodes: 0, state: 'INACTIVE', oversubscribe: 'EXCLUSIVE', shareCount: 1, priorityTier: 1, preemptMode: 'SUSPEND' },
     ]);
   });
 });
