@@ -13,8 +13,8 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((ctl) => ctl.stop()));
 });
 
-function setup(mode: string) {
-  const ctl = testController({ TSLURM_MINUTE_SECONDS: '1', TSLURM_KILL_WAIT: '1' });
+function setup(mode: string, minuteSeconds = '1') {
+  const ctl = testController({ TSLURM_MINUTE_SECONDS: minuteSeconds, TSLURM_KILL_WAIT: '1' });
   running.push(ctl);
   const cluster = fixture('clusters', `preempt-${mode}.yaml`);
   const sbatch = async (args: string[]) => Number((await ctl.run('tsbatch', ['--cluster', cluster, '--parsable', ...args])).stdout.trim());
@@ -46,7 +46,9 @@ describe('preemption (preempt/partition_prio)', () => {
   });
 
   it('REQUEUE: the low-tier job goes back to pending (BeginTime), restarts once the high-tier job is done', async () => {
-    const { ctl, sbatch, state } = setup('requeue');
+    // A requeued job waits 121 of the controller's seconds (observed on Slurm 22.05): 11 s here,
+    // so a loaded machine still reads Reason=BeginTime before it has passed (3 s was too short).
+    const { ctl, sbatch, state } = setup('requeue', '5');
     const low = await sbatch(['-N2', '--exclusive', '-o', 'low.out', '--open-mode=append', '--wrap', 'echo started; sleep 60']);
     await ctl.until(async () => (await state(low)) === 'RUNNING');
     await ctl.until(() => existsSync(path.join(ctl.workDir, 'low.out')) && ctl.read('low.out').startsWith('started\n'));
@@ -58,7 +60,7 @@ describe('preemption (preempt/partition_prio)', () => {
     expect(await ctl.jobField(low, 'Reason')).toBe('BeginTime');
     writeFileSync(path.join(ctl.workDir, 'go'), '');
     await ctl.until(async () => (await state(high)) === 'COMPLETED');
-    await ctl.until(async () => (await state(low)) === 'RUNNING');
+    await ctl.until(async () => (await state(low)) === 'RUNNING', 40_000);
     // RUNNING comes before the script's first line: wait for it.
     await ctl.until(() => (ctl.read('low.out').match(/^started$/gm) ?? []).length === 2);
     expect(ctl.read('low.out')).toMatch(/^started\nslurmstepd: error: \*\*\* JOB \d+ ON pn1 CANCELLED AT \S+ DUE TO PREEMPTION \*\*\*\nstarted\n$/);
