@@ -144,6 +144,20 @@ export class InteractiveJobs {
     void this.ctl.jobEnding(job);
   }
 
+  /**
+   * A node of the running job failed under its step (the embedded step host was lost): the job
+   * ends NODE_FAIL. tsrun's own job is being ended by the tsrun that saw it (its `complete`
+   * follows); an allocation held by tsalloc is revoked as on any node failure.
+   */
+  async nodeFailed(job: CtldJob): Promise<void> {
+    if (isFinished(job.record.job_state) || job.killCause !== undefined) return;
+    if (job.desc.interactive?.ownStep !== true || !this.holders.has(job.record.job_id)) return this.cancel(job, 'NODE_FAIL');
+    job.killCause = 'NODE_FAIL';
+    job.record.job_state = stateFor('NODE_FAIL') | JOB_COMPLETING;
+    await this.ctl.journalProgress(job);
+    void this.ctl.jobEnding(job);
+  }
+
   /** scancel -s: the signal goes to the step's tasks through tsrun. */
   signal(job: CtldJob, signal: number): void {
     if ((job.record.job_state & JOB_STATE_BASE) === JOB_PENDING) throw UserError.fromErrno('ESLURM_JOB_PENDING');

@@ -19,6 +19,7 @@ import { adminHandlers } from './admin-handlers.js';
 import { stepHandlers } from './step-registry.js';
 import type { StepView } from '../protocol/ctld-answers.js';
 import { nodeDaemonHandlers, type NodeDaemons } from './node-daemons.js';
+import { stepHostLossHandlers } from './step-host-loss.js';
 import { reservationHandlers } from './reservation-handlers.js';
 import { isAdministrator, requireAdministrator } from './administrators.js';
 import { diagHandler } from './diag-handler.js';
@@ -162,6 +163,7 @@ export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler
     ...steps,
 
     ...nodeDaemonHandlers(daemons, batch),
+    ...stepHostLossHandlers(ctl, interactive, daemons),
     ...reservationHandlers(ctl, scheduler),
 
     diag: diagHandler(ctl, scheduler, rpcStats),

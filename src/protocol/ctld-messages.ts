@@ -106,6 +106,8 @@ export const CTLD_BODIES = {
   'node-addresses': NodeNamesSchema,
   'batch-complete': BatchCompleteSchema,
   'node-unreachable': NodeNameBodySchema,
+  /** tsrun lost the embedded step host (this pid) under a step of the job (step-host-loss.ts). */
+  'step-host-lost': v.strictObject({ jobId, pid: int(1, 2 ** 31 - 1) }),
 
   // Advance reservations (reservation-handlers.ts).
   resv_list: noBody,

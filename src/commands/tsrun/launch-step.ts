@@ -41,6 +41,8 @@ export interface LaunchContext {
   remote?: RemoteNodes;
   /** The state directory's step host, for the emulated nodes. */
   stepHost: StepHostLink;
+  /** The step host was lost under the step (tsrun tells the controller: a node failure). */
+  onHostLost?(): void;
   /** The step is its job's only one (tsrun made the job): the job's container ends with it. */
   endsJob: boolean;
   treeWidth: number;
@@ -210,7 +212,7 @@ async function launchAll(ctx: LaunchContext, specs: NodeLaunchSpec[], sink: Node
           specs: local,
           auth: localAuth,
           // The host is lost with every emulated node: the step ends as on a node failure.
-          onNodeLost: (node) => ctx.log.verbose(`node ${node} lost with the step host`),
+          onNodeLost: (node) => (ctx.log.verbose(`node ${node} lost with the step host`), ctx.onHostLost?.()),
         })
       : Promise.resolve([]),
   ]);

@@ -15,6 +15,8 @@ export interface StepHostLink {
   client: Promise<CtldClient>;
   /** A new connection, starting a host when none serves. */
   reconnect(): Promise<CtldClient>;
+  /** The pid of the host last connected to (its `ping` answer), named when it is lost. */
+  readonly pid?: number | undefined;
 }
 
 export function localHostLaunch(link: StepHostLink, names: string[]): Pick<HostLaunchOptions, 'nodes' | 'io' | 'send'> {

@@ -100,9 +100,11 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
  */
 function stepHostLink(stateDir: string, config: ClusterConfig): StepHostLink {
   const clusterFile = config.source.startsWith('/') ? config.source : undefined;
+  let pid: number | undefined;
   const connect = async (): Promise<CtldClient> => {
     const client = await connectStepHost(stateDir, clusterFile);
-    await client.call('ping').catch(() => {});
+    const answer = await client.call<{ pid?: number }>('ping').catch(() => undefined);
+    if (answer?.pid !== undefined) pid = answer.pid;
     return client;
   };
   let early: Promise<CtldClient> | undefined;
@@ -115,6 +117,29 @@ function stepHostLink(stateDir: string, config: ClusterConfig): StepHostLink {
       return (early ??= connect());
     },
     reconnect: connect,
+    get pid() {
+      return pid;
+    },
+  };
+}
+
+/**
+ * The step host lost under the step (its connections to tsrun closed): the controller is told,
+ * naming the host's pid, and ends the job NODE_FAIL once that host is gone (ctld/step-host-loss.ts);
+ * told before the step's end, as a lost daemon's node is.
+ */
+function hostLossReport(alloc: StepAllocation, stepHost: StepHostLink, log: Logger): () => void {
+  let told = false;
+  return () => {
+    const target = alloc.controller;
+    const pid = stepHost.pid;
+    if (told || target === undefined || pid === undefined) return;
+    told = true;
+    log.verbose(`the step host (pid ${pid}) is lost; telling the controller`);
+    const report = CtldClient.open(target)
+      .then((c) => c.call('step-host-lost', { jobId: alloc.jobId, pid }).finally(() => c.close()))
+      .catch(() => {});
+    nodeReports.push(report);
   };
 }
 
@@ -288,6 +313,7 @@ async function runWithMpi(
       abort,
       killWaitSeconds: killWaitSeconds(config),
       stepHost,
+      onHostLost: hostLossReport(alloc, stepHost, log),
       endsJob: alloc.ownJob,
       treeWidth: config.control.treeWidth ?? DEFAULT_TREE_WIDTH,
       ...(remote && { remote }),
