@@ -7,6 +7,7 @@
 import { constants } from 'node:os';
 import { INFINITE } from '../core/slurm-constants.js';
 import { UserError } from '../core/errors.js';
+import { ControllerError } from '../client/ctld-client.js';
 import { isFinished } from '../core/job-state.js';
 import { compressHostlist } from '../core/hostlist.js';
 import { batchOutputPath } from '../core/io-pattern.js';
@@ -38,6 +39,8 @@ export class BatchJobs implements Launcher {
    * the job ends otherwise (slurmctld's agent retries its kill RPCs the same way).
    */
   private readonly unsentKills = new Map<number, { job: CtldJob; request: KillRequest; tries: number; sending?: boolean }>();
+  /** Signals (tscancel -s, --signal) that did not reach the batch step's host yet, in order. */
+  private readonly unsentSignals = new Map<number, { job: CtldJob; orders: Array<{ signal: number; shellOnly: boolean }>; sending?: boolean }>();
 
   constructor(
     private readonly ctl: Controller,
@@ -280,14 +283,60 @@ export class BatchJobs implements Launcher {
     if (throughSelect) await this.selectSignal(job, signal);
     if (batch === 'none') return;
     await this.launching.get(job.record.job_id);
-    const shellOnly = batch === 'shell';
-    if (job.stepdPid !== undefined) {
-      await this.local.sendIfRunning('batch-signal', { jobId: job.record.job_id, signal, shellOnly }).catch(() => {});
-      return;
+    const order = { signal, shellOnly: batch === 'shell' };
+    const unsent = this.unsentSignals.get(job.record.job_id);
+    // Behind an order still waiting, this one waits too: signals arrive in the order sent.
+    if (unsent && unsent.job === job) return void unsent.orders.push(order);
+    if (await this.sendSignal(job, order)) return;
+    this.ctl.log.error(`job ${job.record.job_id}: signal ${signal} did not reach its batch step's host; sending it again until it does`);
+    this.unsentSignals.set(job.record.job_id, { job, orders: [order] });
+  }
+
+  /**
+   * A signal to where the batch step runs. True when it was taken, or has nowhere to go any
+   * more (the host or node that ran the step is gone: the job is lost with it); false when a
+   * host that still runs could not be reached (sent again every tick, as slurmctld's agent
+   * retries a signal to a node until it answers or is set DOWN).
+   */
+  private async sendSignal(job: CtldJob, order: { signal: number; shellOnly: boolean }): Promise<boolean> {
+    const body = { jobId: job.record.job_id, ...order };
+    // A refusal is an answer: the host has the order and said no.
+    const answered = (error: unknown) => error instanceof ControllerError;
+    const pid = job.stepdPid;
+    if (pid !== undefined) {
+      return this.local.sendIfRunning('batch-signal', body).then(
+        (sent) => sent.pid === pid || !this.local.alive(pid),
+        (error: unknown) => answered(error) || !this.local.alive(pid),
+      );
     }
-    if (job.batchNode !== undefined) {
-      await this.daemons.send(job.batchNode, 'batch-signal', { jobId: job.record.job_id, signal, shellOnly });
-      return;
+    const node = job.batchNode;
+    if (node !== undefined) {
+      if (!this.daemons.isUp(node)) return true;
+      return this.daemons.send(node, 'batch-signal', body).then(
+        () => true,
+        (error: unknown) => answered(error) || job.batchNode !== node,
+      );
+    }
+    return true;
+  }
+
+  /** Signals not taken yet, sent again in order; dropped once their job no longer runs. */
+  private resendSignals(): void {
+    for (const [id, unsent] of this.unsentSignals) {
+      const { job } = unsent;
+      const running = this.ctl.jobs.get(id) === job && job.killCause === undefined && !isFinished(job.record.job_state);
+      if (!running) {
+        this.unsentSignals.delete(id);
+        continue;
+      }
+      if (unsent.sending) continue;
+      unsent.sending = true;
+      void (async () => {
+        while (unsent.orders.length > 0 && (await this.sendSignal(job, unsent.orders[0]!))) unsent.orders.shift();
+        if (unsent.orders.length === 0 && this.unsentSignals.get(id) === unsent) this.unsentSignals.delete(id);
+      })()
+        .catch((error: Error) => this.ctl.log.error(`job ${id}: signal: ${error.message}`))
+        .finally(() => (unsent.sending = false));
     }
   }
 
@@ -360,6 +409,7 @@ export class BatchJobs implements Launcher {
       if (!alive.get(pid)) await this.hostLost(job, pid);
     }
     this.resendKills();
+    this.resendSignals();
     await this.interactive.tick();
     await this.purgeOld(now);
   }

@@ -4,7 +4,7 @@
 // tsrun or tsbatch starts a new host. Idle, it exits after TSLURM_STEPD_IDLE_EXIT, but never
 // while a batch job or a step runs.
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { fixture, startBin } from '../helpers/run-bin.js';
 import { testController, type TestController } from '../helpers/controller.js';
@@ -103,5 +103,31 @@ describe('the step host idle', () => {
     await ctl.until(() => !alive(host), 20_000);
     expect(existsSync(path.join(ctl.stateDir, 'tsstepd.pid'))).toBe(false);
     expect(alive(ctldPid(ctl)!)).toBe(true);
+  });
+});
+
+describe('a signal the step host cannot take at once', () => {
+  const ctl = testController();
+  afterAll(async () => (stopHost(ctl), ctl.stop()));
+
+  it('is sent again, in order, until the host takes it (scancel -s succeeds; slurmctld retries the node)', async () => {
+    const script = 'trap "echo got USR1 >> got" USR1; trap "echo got USR2 >> got" USR2; touch up; while :; do sleep 0.2; done';
+    const id = (await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--wrap', script])).stdout.trim();
+    await ctl.until(() => existsSync(path.join(ctl.workDir, 'up')));
+    // A restarted controller finds the host running but cannot reach it (its socket moved away).
+    process.kill(ctldPid(ctl)!, 'SIGKILL');
+    const socket = path.join(ctl.stateDir, 'tsstepd.sock');
+    renameSync(socket, `${socket}.away`);
+    try {
+      expect((await ctl.run('tsbatch', ['--cluster', small, '--hold', '--wrap', 'true'])).exitCode).toBe(0);
+      for (const signal of ['USR1', 'USR2']) expect(await ctl.run('tscancel', ['-b', '-s', signal, id])).toMatchObject({ exitCode: 0, stderr: '' });
+      await sleep(1500);
+      expect(existsSync(path.join(ctl.workDir, 'got'))).toBe(false);
+    } finally {
+      renameSync(`${socket}.away`, socket);
+    }
+    await ctl.until(() => existsSync(path.join(ctl.workDir, 'got')) && ctl.read('got') === 'got USR1\ngot USR2\n', 20_000);
+    expect(await ctl.jobField(id, 'JobState')).toBe('RUNNING');
+    await ctl.run('tscancel', [id]);
   });
 });
