@@ -223,6 +223,8 @@ export const BcastBodySchema = v.strictObject({
   force: v.boolean(),
   /** -p: the source's access and modification times (Unix seconds); null: not preserved. */
   times: v.nullable(v.strictObject({ atime: v.number(), mtime: v.number() })),
+  /** The cluster's plugins, for the embedded step host (a node daemon has its own cluster file). */
+  plugins: v.optional(PluginSettingsSchema),
 });
 
 export const STEPD_BODIES = {

@@ -41,6 +41,8 @@ export interface DaemonClusterOptions {
   nodePrefix?: (i: number) => string[];
   /** More tsstepd arguments for node `i`. */
   nodeArgs?: (i: number) => string[];
+  /** Nodes with no daemon (en1, en2, ...: no address, emulated on the state directory's step host), each after its dn (at most `nodes`). */
+  emulated?: number;
 }
 
 export async function freePorts(count: number): Promise<number[]> {
@@ -64,6 +66,7 @@ export async function startDaemonCluster(options: DaemonClusterOptions): Promise
   chmodSync(keyFile, 0o600);
   const [ctldPort, ...nodePorts] = await freePorts(options.nodes + 1);
   const nodes = nodePorts.map((_, i) => `dn${i + 1}`);
+  const emulated = Array.from({ length: options.emulated ?? 0 }, (_, i) => `en${i + 1}`);
   const clusterFile = path.join(root, 'cluster.yaml');
   writeFileSync(
     clusterFile,
@@ -76,10 +79,16 @@ export async function startDaemonCluster(options: DaemonClusterOptions): Promise
       `  tree_width: ${options.treeWidth ?? 50}`,
       `auth: { type: ${options.auth ?? 'auth/hmac'}, key_file: ${keyFile} }`,
       'nodes:',
-      ...nodes.flatMap((name, i) => [`  - name: ${name}`, '    cpus: 2', '    memory: 1000', `    address: ${options.nodeHosts?.[i] ?? '127.0.0.1'}:${nodePorts[i]}`]),
+      ...nodes.flatMap((name, i) => [
+        `  - name: ${name}`,
+        '    cpus: 2',
+        '    memory: 1000',
+        `    address: ${options.nodeHosts?.[i] ?? '127.0.0.1'}:${nodePorts[i]}`,
+        ...(emulated[i] !== undefined ? [`  - name: ${emulated[i]}`, '    cpus: 2', '    memory: 1000'] : []),
+      ]),
       'partitions:',
       '  - name: debug',
-      `    nodes: dn[1-${options.nodes}]`,
+      `    nodes: ${[...(emulated.length > 0 ? [`en[1-${emulated.length}]`] : []), `dn[1-${options.nodes}]`].join(',')}`,
       options.extraYaml ?? '',
     ].join('\n'),
   );
@@ -136,6 +145,6 @@ export async function startDaemonCluster(options: DaemonClusterOptions): Promise
   start('tsctld', 'tsctld', ['-D', '-v']);
   await cluster.until(() => cluster.log('tsctld').includes('listening on'));
   for (const [i, name] of nodes.entries()) start(name, 'tsstepd', ['--node', name, '-v', ...(options.nodeArgs?.(i) ?? [])], options.nodePrefix?.(i));
-  await cluster.until(async () => Object.values(await cluster.states()).filter((s) => s === 'idle').length === nodes.length);
+  await cluster.until(async () => Object.values(await cluster.states()).filter((s) => s === 'idle').length === nodes.length + emulated.length);
   return cluster;
 }

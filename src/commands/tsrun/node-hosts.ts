@@ -69,7 +69,9 @@ export async function launchThroughHosts(options: HostLaunchOptions): Promise<Ar
   const { specs, auth, sink } = options;
   const key = randomBytes(16).toString('hex');
   const nodes = specs.map((spec, i) => new RemoteNodeStep(options.nodes[i]!.name, spec, sink, options.onNodeLost));
-  const listener = await listen(options.io.listen, auth, key, nodes);
+  // A hello names its node by the step's node id: these nodes may be only some of the step's
+  // (daemon mode with emulated nodes: the daemons' and the step host's each have a listener).
+  const listener = await listen(options.io.listen, auth, key, new Map(nodes.map((node, i) => [specs[i]!.nodeId, node])));
   try {
     const ioHost = await options.io.reachedAt();
     const ioPort = (listener.address() as net.AddressInfo).port;
@@ -126,7 +128,7 @@ const HELLO_MAX_BYTES = 64 * 1024;
  * Anyone may connect, so a connection without a good hello is closed: at its first line, at
  * 64 KiB without a newline, or when the unauthenticated timeout passes.
  */
-function listen(host: string, auth: MessageAuth, key: string, nodes: RemoteNodeStep[]): Promise<net.Server> {
+function listen(host: string, auth: MessageAuth, key: string, nodes: ReadonlyMap<number, RemoteNodeStep>): Promise<net.Server> {
   const limits = inputLimits();
   const server = net.createServer((socket) => {
     socket.setNoDelay(true);
@@ -146,8 +148,9 @@ function listen(host: string, auth: MessageAuth, key: string, nodes: RemoteNodeS
           socket.pause();
           opening = auth.open(message as Record<string, unknown>, peer).then((opened) => {
             const hello = opened.ok ? (opened.message as NodeToTsrun) : undefined;
-            if (hello?.t !== 'hello' || hello.key !== key || !nodes[hello.nodeId]) return void socket.destroy();
-            node = nodes[hello.nodeId]!;
+            const named = hello?.t === 'hello' && hello.key === key ? nodes.get(hello.nodeId) : undefined;
+            if (!named) return void socket.destroy();
+            node = named;
             node.attach(socket);
             socket.resume();
           });

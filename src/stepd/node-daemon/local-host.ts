@@ -73,8 +73,13 @@ export async function runLocalStepHost(options: LocalHostOptions): Promise<numbe
   const handlers: HandlerTable<typeof STEPD_BODIES> = {
     ...batchHandlers(runner),
     launch: (body) => handleLocalLaunch(body, steps),
-    bcast: async () => {
-      throw new UserError('the embedded step host runs batch steps only');
+    // sbcast's file for the emulated nodes, written in the job's container as a node daemon
+    // writes it: they share this host and each job's one container, so one write serves them all.
+    bcast: async (body) => {
+      if (body.plugins === undefined) throw new UserError('a file for the embedded step host names the cluster\'s plugins');
+      const { container } = await plugins.for(body.plugins);
+      const { writeBcastFile } = await import('../bcast-node.js');
+      return writeBcastFile({ ...body, data: Buffer.from(body.data, 'base64') }, container);
     },
     // The batch step deletes its job container itself; nothing else of a job lives here.
     'job-end': async () => ({}),
