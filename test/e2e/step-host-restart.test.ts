@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { fixture, startBin } from '../helpers/run-bin.js';
+import { fixture, repoRoot, startBin } from '../helpers/run-bin.js';
 import { testController, type TestController } from '../helpers/controller.js';
 
 const small = fixture('clusters', 'small.yaml');
@@ -85,6 +85,25 @@ describe('a step host SIGKILLed under a tsrun step and a batch job', () => {
     const again = await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--wait', '--wrap', 'true']);
     expect(again.exitCode).toBe(0);
     expect(hostPid(ctl)).toBe(newHost);
+  });
+});
+
+describe('a step host SIGKILLed under a step of a tsalloc allocation', () => {
+  const ctl = testController();
+  afterAll(async () => (stopHost(ctl), ctl.stop()));
+
+  it('revokes the allocation, which ends NODE_FAIL', async () => {
+    const tsrun = `${process.execPath} ${path.join(repoRoot, 'bin', 'tsrun.js')}`;
+    const alloc = startBin('tsalloc', ['--cluster', small, '-J', 'held', 'sh', '-c', `${tsrun} sh -c 'touch step.up; sleep 300'; echo "tsrun rc=$?"`], { cwd: ctl.workDir, env: ctl.env });
+    await ctl.until(() => existsSync(path.join(ctl.workDir, 'step.up')));
+    const id = (await ctl.run('tsqueue', ['--cluster', small, '-h', '-n', 'held', '-o', '%i'])).stdout.trim();
+    process.kill(hostPid(ctl)!, 'SIGKILL');
+    const r = await alloc;
+    expect(String(r.stderr)).toContain('Node failure on node1');
+    expect(String(r.stderr)).toContain(`Job allocation ${id} has been revoked.`);
+    expect(String(r.stdout)).toContain('tsrun rc=137');
+    await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'NODE_FAIL');
+    await ctl.until(async () => (await acctState(ctl, id)) === 'NODE_FAIL');
   });
 });
 
