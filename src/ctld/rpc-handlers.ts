@@ -163,7 +163,7 @@ export function controllerHandlers({ ctl, batch, interactive, daemons, scheduler
     ...steps,
 
     ...nodeDaemonHandlers(daemons, batch),
-    ...stepHostLossHandlers(ctl, interactive, daemons),
+    ...stepHostLossHandlers(ctl, interactive, daemons, batch),
     ...reservationHandlers(ctl, scheduler),
 
     diag: diagHandler(ctl, scheduler, rpcStats),

@@ -4,7 +4,7 @@
 // where that node lives; batch jobs start on their first node, whichever kind; tsbcast writes
 // to every node, daemons and the step host alike.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../helpers/run-bin.js';
 import { startDaemonCluster, type DaemonCluster } from '../helpers/daemon-cluster.js';
@@ -72,5 +72,21 @@ describe('daemon mode, two nodes with a tsstepd and two emulated on the step hos
       const where = nodes.split(',').map((node) => `${node} ${node.startsWith('en') ? '--embedded' : `--node ${node}`}`);
       expect(lines.slice(2).filter(Boolean).map((line) => line.replace(/^\d+: /, '')).sort()).toEqual([...where, 'payload', 'payload'].sort());
     }
+  });
+
+  it('a step host SIGKILLed under a step of a batch job on a daemon node: the job ends NODE_FAIL', async () => {
+    const up = path.join(c.root, 'work', 'step.up');
+    const script = `${bin('tsrun')} -l sh -c 'touch ${up}; sleep 300'; echo "tsrun rc=$?"; sleep 300`;
+    const sub = await c.run('tsbatch', ['--parsable', '--no-requeue', '-N2', '-n2', '-w', 'dn1,en1', '-o', 'lost.out', '--wrap', script]);
+    const id = sub.stdout.trim();
+    await c.until(() => existsSync(up));
+    const host = Number.parseInt(readFileSync(path.join(c.root, 'state', 'tsstepd.pid'), 'utf8'), 10);
+    process.kill(host, 'SIGKILL');
+    const state = async () => (await c.run('tsqueue', ['-h', '-t', 'all', '-j', id, '-o', '%T %r'])).stdout.trim();
+    await c.until(async () => (await state()) === 'NODE_FAIL NodeDown');
+    // The nodes stay up: the daemons', and the emulated ones for the next step host.
+    await c.until(async () => Object.values(await c.states()).every((s) => s === 'idle'));
+    const next = await c.run('tsrun', ['-N2', '-w', 'dn2,en2', '-l', 'hostname']);
+    expect(next.exitCode, next.stderr).toBe(0);
   });
 });
