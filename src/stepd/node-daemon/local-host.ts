@@ -6,7 +6,8 @@
 // disk, and retried while no controller listens), and outlives a killed controller. It runs
 // the tasks of every step on emulated nodes as its children too, launched by tsrun with the
 // node daemon's `launch` request (local-launch.ts), their I/O on a connection per node back
-// to tsrun; a step whose tsrun went away is ended. It exits once no script and no step has
+// to tsrun; a step whose tsrun went away is ended; and tsbcast's file for the emulated nodes,
+// written once in the job's container. It exits once no script and no step has
 // run for a while; a result still undelivered then stays on disk, where the next controller
 // (or host) finds it. Killed, it takes its scripts and tasks with it (its guard, reaper.ts).
 import path from 'node:path';
