@@ -3,6 +3,7 @@
 // tsrun's prelaunch hook makes the step's KVS coordinator and listens on a TCP port for the
 // nodes, passing the port in the step's environment (SLURM_PMI2_SRUN_PORT, as Slurm); each
 // node's prefork hook reads it, takes it out of the tasks' environment, joins the fence tree
+// (unless it runs every task of the step: it is then the whole tree, and fences complete there)
 // and starts the node's PMI server; the task hook gives each task a connected socket as fd 3
 // with Slurm's PMI_* variables. Protocol, KVS and tree code is in lib/pmi/.
 import { randomBytes } from 'node:crypto';
@@ -13,6 +14,7 @@ import {
   pmiProcessMapping,
   type MpiClientInfo,
   type MpiStepInfo,
+  type MpiStepLayout,
   type MpiTaskInfo,
   type MpiTaskLaunch,
   type PluginHost,
@@ -26,7 +28,8 @@ import { NodePmiServer } from './lib/pmi/node-server.js';
 import { joinTree } from './lib/pmi/node-links.js';
 import { listenPmiPort } from './lib/pmi/pmi-port.js';
 import { serveConnection } from './lib/pmi/connection.js';
-import { TREE_WIDTH_ENV, treePlace, treeWidth } from './lib/pmi/tree-shape.js';
+import { TREE_WIDTH_ENV, treePlace, treeWidth, type TreePlace } from './lib/pmi/tree-shape.js';
+import type { PmiUp, PmiWelcome } from './lib/pmi/messages.js';
 import type { Duplex } from 'node:stream';
 
 export const plugin_name = 'mpi PMI2 plugin';
@@ -41,9 +44,6 @@ export const SRUN_KEY_ENV = 'SLURM_PMI2_SRUN_KEY';
 const LAUNCH_ADDR_ENV = 'SLURM_LAUNCH_NODE_IPADDR';
 /** Set to 1 to offer PMI_PORT and PMI_ID to tasks besides PMI_FD (hydra's TCP way in). */
 export const PMI_PORT_ENV = 'TSLURM_PMI_PORT';
-
-/** tsrun listens on every address, as srun's net_stream_listen does: nodes may be other hosts. */
-const SRUN_LISTEN_HOST = '0.0.0.0';
 
 /** What tsrun keeps between prelaunch and fini. */
 export interface Pmi2ClientState {
@@ -71,19 +71,18 @@ export function init(host: PluginHost): Rc {
 export async function p_mpi_hook_client_prelaunch(job: MpiClientInfo, env: StepEnv): Promise<Pmi2ClientState> {
   const step = `${job.jobid}.${job.stepid}`;
   const layout = job.step_layout;
-  const mapping = pmiProcessMapping({ distribution: layout.task_dist, tasksPerNode: layout.tasks, tids: layout.tids });
-  log?.debug(`processor mapping: ${mapping}`);
+  const { kvs } = stepWelcome(job.jobid, job.stepid, layout);
+  log?.debug(`processor mapping: ${kvs[0]![1]}`);
   const coordinator = new KvsCoordinator({
     pmiJobId: step,
     tasksPerNode: layout.tasks,
     nodeNames: layout.node_names,
     width: treeWidth(env.get(TREE_WIDTH_ENV)),
-    // Read with a plain get before the first fence (MPICH), so it is there from the start.
-    kvs: [['PMI_process_mapping', mapping]],
+    kvs,
     fail: (message) => job.abort_step(`mpi/pmi2: ${message}`, true),
   });
   const key = randomBytes(16).toString('hex');
-  const listener = await listenForNodes(coordinator, key, SRUN_LISTEN_HOST);
+  const listener = await listenForNodes(coordinator, key);
   log?.debug(`srun pmi port: ${listener.port}`);
   env.set(SRUN_PORT_ENV, String(listener.port));
   env.set(SRUN_KEY_ENV, key);
@@ -105,30 +104,11 @@ export async function p_mpi_hook_slurmstepd_prefork(step: MpiStepInfo, env: Step
   const stepKey = `${step.jobid}.${step.stepid}`;
   const layout = step.step_layout;
   const place = treePlace(layout.tasks, step.nodeid, treeWidth(env.get(TREE_WIDTH_ENV)));
-  let links;
-  try {
-    links = await joinTree({
-      host: env.get(LAUNCH_ADDR_ENV) ?? '127.0.0.1',
-      port,
-      key,
-      nodeid: step.nodeid,
-      place,
-      makeServer: (welcome, up) =>
-        new NodePmiServer({
-          nodeid: step.nodeid,
-          gtids: step.gtids,
-          ntasks: step.ntasks,
-          welcome,
-          place,
-          nodeNames: layout.node_names,
-          up,
-          abortStep: (message, error) => step.abort_step(message, error),
-        }),
-    });
-  } catch (error) {
-    log?.error(`mpi/pmi2: ${step.node_name} cannot reach the PMI tree of step ${stepKey}: ${(error as Error).message}`);
-    return SLURM_ERROR;
-  }
+  // Every task runs here: this node is the whole tree, and its fences complete here, without a
+  // round trip to tsrun per fence (tsrun's KVS would only hand back what this node sent).
+  const alone = layout.tasks.filter((tasks) => tasks > 0).length === 1;
+  const links = alone ? wholeTree(step, place) : await joinStepTree(step, place, env.get(LAUNCH_ADDR_ENV) ?? '127.0.0.1', port, key);
+  if (!links) return SLURM_ERROR;
   const pmiPort = wantsPmiPort(env.get(PMI_PORT_ENV)) ? await listenPmiPort(links.server) : undefined;
   const nodeKey = `${stepKey}.${step.nodeid}`;
   const entry: NodeEntry = { server: links.server, sockets: new Set(), pmiPort: pmiPort?.address };
@@ -170,6 +150,50 @@ export function p_mpi_hook_slurmstepd_task(task: MpiTaskInfo, env: StepEnv): Mpi
     },
     exited: () => entry.server.taskExited(task.ltaskid),
   };
+}
+
+interface NodeTree {
+  server: NodePmiServer;
+  close(): void;
+}
+
+function nodeServer(step: MpiStepInfo, place: TreePlace, welcome: PmiWelcome, up: ((message: PmiUp) => void) | null): NodePmiServer {
+  return new NodePmiServer({
+    nodeid: step.nodeid,
+    gtids: step.gtids,
+    ntasks: step.ntasks,
+    welcome,
+    place,
+    nodeNames: step.step_layout.node_names,
+    up,
+    abortStep: (message, error) => step.abort_step(message, error),
+  });
+}
+
+/** The node that runs every task of its step: no links; the welcome is made from the layout. */
+function wholeTree(step: MpiStepInfo, place: TreePlace): NodeTree {
+  return { server: nodeServer(step, place, stepWelcome(step.jobid, step.stepid, step.step_layout), null), close: () => {} };
+}
+
+/** One of several nodes: joins the tree through tsrun (address and key from the env); undefined if it cannot. */
+async function joinStepTree(step: MpiStepInfo, place: TreePlace, host: string, port: number, key: string): Promise<NodeTree | undefined> {
+  try {
+    return await joinTree({ host, port, key, nodeid: step.nodeid, place, makeServer: (welcome, up) => nodeServer(step, place, welcome, up) });
+  } catch (error) {
+    log?.error(`mpi/pmi2: ${step.node_name} cannot reach the PMI tree of step ${step.jobid}.${step.stepid}: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/**
+ * What every node of the step starts from (Slurm's stepd reads it from srun's environment): the
+ * KVS before any task runs, PMI_process_mapping alone, which MPICH reads with a plain get before
+ * the first fence, and the ids. tsrun's coordinator and a node that is the whole tree both make
+ * it from the step's layout.
+ */
+function stepWelcome(jobid: number, stepid: number, layout: MpiStepLayout): PmiWelcome {
+  const mapping = pmiProcessMapping({ distribution: layout.task_dist, tasksPerNode: layout.tasks, tids: layout.tids });
+  return { kvs: [['PMI_process_mapping', mapping]], pmiJobId: `${jobid}.${stepid}`, universeSize: layout.task_cnt };
 }
 
 export function p_mpi_hook_client_fini(state: Pmi2ClientState): Rc {

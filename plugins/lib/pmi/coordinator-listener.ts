@@ -17,8 +17,13 @@ interface Address {
   port: number;
 }
 
-/** Listens on `host` (any free port) for the nodes of the step, who must know `key`. */
-export async function listenForNodes(coordinator: KvsCoordinator, key: string, host: string): Promise<CoordinatorListener> {
+/**
+ * Listens on `host` (any free port) for the nodes of the step, who must know `key`. Without a
+ * host, on every address (IPv6's and IPv4's), as srun's net_stream_listen does, for nodes may be
+ * other hosts: an address given costs a name lookup (Node loads its dns module for it) on
+ * tsrun's way to the launch.
+ */
+export async function listenForNodes(coordinator: KvsCoordinator, key: string, host?: string): Promise<CoordinatorListener> {
   const addresses = new Map<number, Address>();
   const waitingForParent = new Map<number, Array<(address: Address) => void>>();
   const links = new Set<TreeLink<unknown, unknown>>();
@@ -64,7 +69,8 @@ export async function listenForNodes(coordinator: KvsCoordinator, key: string, h
   const server: Server = createServer(welcome);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, host, () => resolve());
+    if (host === undefined) server.listen(0, () => resolve());
+    else server.listen(0, host, () => resolve());
   });
   server.on('error', () => {}); // after listen, errors belong to connections
   const { port } = server.address() as { port: number };

@@ -17,8 +17,11 @@ export interface NodeServerOptions {
   place: TreePlace;
   /** Node names by node id, for messages. */
   nodeNames: readonly string[];
-  /** Sends a message to the parent (tsrun or a node). */
-  up(message: PmiUp): void;
+  /**
+   * Sends a message to the parent (tsrun or a node); null when this node runs every task of the
+   * step: it is the whole tree, and a fence completes here as soon as its last task enters it.
+   */
+  up: ((message: PmiUp) => void) | null;
   /**
    * Ends the whole step (Slurm's slurm_kill_job_step(SIGKILL)); `error`: say why, as Slurm
    * would have left the step hanging instead (see MpiStepInfo.abort_step).
@@ -54,12 +57,13 @@ export class NodePmiServer {
       ready: (seq, childPuts) => {
         const puts: KvsPair[] = [...this.delta, ...childPuts];
         this.delta = new Map();
-        options.up({ kind: 'fence', seq, puts });
+        if (options.up) options.up({ kind: 'fence', seq, puts });
+        else this.fences.done({ kind: 'fence-done', seq, puts });
       },
       apply: (puts) => {
         for (const [key, value] of puts) this.replica.set(key, value);
       },
-      passUp: (why) => options.up({ kind: 'out', why }),
+      passUp: (why) => options.up?.({ kind: 'out', why }),
       fail: (message) => this.fail(message),
     });
   }

@@ -28,7 +28,7 @@ const host: PluginHost = {
 };
 
 // -N2 -n3 -m cyclic: node0 has ranks 0 and 2, node1 rank 1.
-const layout: MpiStepLayout = {
+const twoNodes: MpiStepLayout = {
   node_cnt: 2,
   node_list: 'n[1-2]',
   node_names: ['n1', 'n2'],
@@ -45,7 +45,10 @@ afterEach(() => {
   errors.length = 0;
 });
 
-async function startStep(userEnv: string[] = []) {
+// -n3 on one node: the node is the whole fence tree.
+const oneNode: MpiStepLayout = { node_cnt: 1, node_list: 'n1', node_names: ['n1'], task_cnt: 3, tasks: [3], tids: [[0, 1, 2]], task_dist: 'block' };
+
+async function startStep(userEnv: string[] = [], layout = twoNodes) {
   jobid += 1;
   const aborts: string[] = [];
   const env: string[] = [...userEnv];
@@ -56,8 +59,8 @@ async function startStep(userEnv: string[] = []) {
   const stepInfo = (nodeid: number): MpiStepInfo => ({
     jobid,
     stepid: 0,
-    nnodes: 2,
-    ntasks: 3,
+    nnodes: layout.node_cnt,
+    ntasks: layout.task_cnt,
     nodeid,
     node_name: layout.node_names[nodeid]!,
     ltasks: layout.tids[nodeid]!.length,
@@ -73,10 +76,10 @@ async function startStep(userEnv: string[] = []) {
   return { state, env, nodeEnv, done, stepInfo, aborts };
 }
 
-function startTask(nodeid: number, ltaskid: number): { env: string[]; launch: MpiTaskLaunch; client: Client } {
+function startTask(nodeid: number, ltaskid: number, layout = twoNodes): { env: string[]; launch: MpiTaskLaunch; client: Client } {
   const env = [`SLURM_PROCID=${layout.tids[nodeid]![ltaskid]}`];
   const launch = pmi2.p_mpi_hook_slurmstepd_task(
-    { jobid, stepid: 0, nnodes: 2, nodeid, node_name: 'n', ntasks: 3, ltasks: layout.tids[nodeid]!.length, gtaskid: layout.tids[nodeid]![ltaskid]!, ltaskid },
+    { jobid, stepid: 0, nnodes: layout.node_cnt, nodeid, node_name: 'n', ntasks: layout.task_cnt, ltasks: layout.tids[nodeid]!.length, gtaskid: layout.tids[nodeid]![ltaskid]!, ltaskid },
     stepEnvOver(env) as StepEnv,
   ) as MpiTaskLaunch;
   const [ours, theirs] = duplexPair();
@@ -118,6 +121,38 @@ describe('mpi/pmi2 hooks', () => {
     for (const { client } of tasks) expect(await client.line()).toBe('cmd=barrier_out rc=0');
     tasks[0]!.client.send('cmd=get kvsname=x key=from1\n');
     expect(await tasks[0]!.client.line()).toBe('cmd=get_result rc=0 value=hello');
+  });
+
+  it("completes the fences of a step whose tasks all run on one node there, without tsrun's PMI port", async () => {
+    const { state, stepInfo, nodeEnv, aborts } = await startStep([], oneNode);
+    // tsrun's listener is gone before the node starts: a node that needed it would fail here.
+    state.listener.close();
+    expect(await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver(nodeEnv()))).toBe(SLURM_SUCCESS);
+    const tasks = [0, 1, 2].map((ltaskid) => startTask(0, ltaskid, oneNode));
+    for (const { client } of tasks) client.send('cmd=init pmi_version=1 pmi_subversion=1\n');
+    for (const { client } of tasks) await client.line();
+    tasks[0]!.client.send(`cmd=get kvsname=${jobid}.0 key=PMI_process_mapping\n`);
+    expect(await tasks[0]!.client.line()).toBe('cmd=get_result rc=0 value=(vector,(0,1,3))');
+    tasks[2]!.client.send('cmd=put kvsname=x key=from2 value=here\n');
+    await tasks[2]!.client.line();
+    for (const { client } of tasks) client.send('cmd=barrier_in\n');
+    for (const { client } of tasks) expect(await client.line()).toBe('cmd=barrier_out rc=0');
+    tasks[1]!.client.send('cmd=get kvsname=x key=from2\n');
+    expect(await tasks[1]!.client.line()).toBe('cmd=get_result rc=0 value=here');
+    expect([aborts, errors]).toEqual([[], []]);
+  });
+
+  it('fails the fence of a one-node step when a task finalized (no tree to report to)', async () => {
+    const { stepInfo, nodeEnv, aborts } = await startStep([], oneNode);
+    await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver(nodeEnv()));
+    const tasks = [0, 1, 2].map((ltaskid) => startTask(0, ltaskid, oneNode));
+    for (const { client } of tasks) client.send('cmd=init pmi_version=1 pmi_subversion=1\n');
+    for (const { client } of tasks) await client.line();
+    tasks[1]!.client.send('cmd=finalize\n');
+    expect(await tasks[1]!.client.line()).toBe('cmd=finalize_ack rc=0');
+    tasks[0]!.client.send('cmd=barrier_in\n');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(aborts).toEqual(['mpi/pmi2: a fence cannot complete: task 1 has finalized']);
   });
 
   it('closes the connections of a node when its step is done', async () => {
