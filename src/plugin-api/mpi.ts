@@ -127,8 +127,11 @@ export interface MpiTaskLaunch {
   /** Descriptors (or streams with one) the host already holds: `fds[0]` becomes the task's fd 3. */
   readonly fds?: readonly (number | Stream)[];
   /**
-   * How many new connected sockets to give the task after `fds` (a `socketpair`: fd
-   * `3 + fds.length` is the first). This is how a PMI server hands its task `PMI_FD`.
+   * How many new connected sockets to give the task after `fds` (fd `3 + fds.length` is the
+   * first): Unix stream sockets, whose other ends `attach` receives. This is how a PMI server
+   * hands its task `PMI_FD`. How the host makes them is its own business (a `socketpair` that
+   * Node's spawn creates, or a socket the spawner connects to the host before the exec): a
+   * plugin relies only on a connected stream socket, never on its kind or on holding both ends.
    */
   readonly pipes?: number;
   /**
