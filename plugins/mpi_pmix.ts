@@ -88,7 +88,7 @@ export async function p_mpi_hook_client_prelaunch(job: MpiClientInfo, env: StepE
     fail: (message) => job.abort_step(`mpi/pmix: ${message}`, true),
   });
   const key = randomBytes(16).toString('hex');
-  const listener = await listenForNodes(coordinator, key, '0.0.0.0');
+  const listener = await listenForNodes(coordinator, key);
   env.set(SRUN_PORT_ENV, String(listener.port));
   env.set(SRUN_KEY_ENV, key);
   return { step, coordinator, listener };
