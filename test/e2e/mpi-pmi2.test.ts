@@ -139,6 +139,16 @@ describe.runIf(toolchain)('MPICH and libpmi2 programs under --mpi=pmi2', () => {
     });
   });
 
+  it("Slurm's libpmi2 client on one node (-n3): its fences complete on the node, which is the whole tree", async () => {
+    const r = await tsrun(['-l', '-n3', bin.pmi2]);
+    const common = 'spawned=0 appnum=-1 jobid=1.0 mapping=(vector,(0,1,3)) universeSize=3 kvs=ok leader=from-rank-0;node1';
+    expect({ exitCode: r.exitCode, stdout: lines(r.stdout), stderr: r.stderr }).toEqual({
+      exitCode: 0,
+      stdout: [0, 1, 2].map((t) => `${t}: rank ${t} of 3: ${common}`),
+      stderr: '',
+    });
+  });
+
   it("libpmi2 client with -m cyclic: Slurm's cyclic mapping", async () => {
     const r = await tsrun(['-l', '-N2', '-n4', '-m', 'cyclic', bin.pmi2]);
     expect(r.exitCode).toBe(0);
