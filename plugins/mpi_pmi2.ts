@@ -157,12 +157,13 @@ interface NodeTree {
   close(): void;
 }
 
-function nodeServer(step: MpiStepInfo, place: TreePlace, welcome: PmiWelcome, up: ((message: PmiUp) => void) | null): NodePmiServer {
+/** A node's PMI server: it starts from what the step's ids and layout say, as every node does. */
+function nodeServer(step: MpiStepInfo, place: TreePlace, up: ((message: PmiUp) => void) | null): NodePmiServer {
   return new NodePmiServer({
     nodeid: step.nodeid,
     gtids: step.gtids,
     ntasks: step.ntasks,
-    welcome,
+    welcome: stepWelcome(step.jobid, step.stepid, step.step_layout),
     place,
     nodeNames: step.step_layout.node_names,
     up,
@@ -170,15 +171,18 @@ function nodeServer(step: MpiStepInfo, place: TreePlace, welcome: PmiWelcome, up
   });
 }
 
-/** The node that runs every task of its step: no links; the welcome is made from the layout. */
+/** The node that runs every task of its step: no links. */
 function wholeTree(step: MpiStepInfo, place: TreePlace): NodeTree {
-  return { server: nodeServer(step, place, stepWelcome(step.jobid, step.stepid, step.step_layout), null), close: () => {} };
+  return { server: nodeServer(step, place, null), close: () => {} };
 }
 
-/** One of several nodes: joins the tree through tsrun (address and key from the env); undefined if it cannot. */
+/**
+ * One of several nodes: joins the tree through tsrun (address and key from the env), its tasks
+ * served at once; undefined if tsrun's port does not answer.
+ */
 async function joinStepTree(step: MpiStepInfo, place: TreePlace, host: string, port: number, key: string): Promise<NodeTree | undefined> {
   try {
-    return await joinTree({ host, port, key, nodeid: step.nodeid, place, makeServer: (welcome, up) => nodeServer(step, place, welcome, up) });
+    return await joinTree({ host, port, key, nodeid: step.nodeid, place, makeServer: (up) => nodeServer(step, place, up) });
   } catch (error) {
     log?.error(`mpi/pmi2: ${step.node_name} cannot reach the PMI tree of step ${step.jobid}.${step.stepid}: ${(error as Error).message}`);
     return undefined;
@@ -188,8 +192,8 @@ async function joinStepTree(step: MpiStepInfo, place: TreePlace, host: string, p
 /**
  * What every node of the step starts from (Slurm's stepd reads it from srun's environment): the
  * KVS before any task runs, PMI_process_mapping alone, which MPICH reads with a plain get before
- * the first fence, and the ids. tsrun's coordinator and a node that is the whole tree both make
- * it from the step's layout.
+ * the first fence, and the ids. tsrun's coordinator and every node make it from the step's
+ * layout, so no node waits for tsrun before its tasks start.
  */
 function stepWelcome(jobid: number, stepid: number, layout: MpiStepLayout): PmiWelcome {
   const mapping = pmiProcessMapping({ distribution: layout.task_dist, tasksPerNode: layout.tasks, tids: layout.tids });

@@ -116,7 +116,7 @@ export async function p_mpi_hook_slurmstepd_prefork(step: MpiStepInfo, env: Step
       key: secret,
       nodeid: step.nodeid,
       place,
-      makeServer: (_welcome, up) =>
+      makeServer: (up) =>
         new PmixFenceMember({
           nodeid: step.nodeid,
           place,

@@ -1,7 +1,8 @@
 // tsrun's end of the PMI tree's links (Slurm's srun side of mpi/pmi2: a TCP listener whose
 // port the step daemons find in SLURM_PMI2_SRUN_PORT). Every node connects once and says
-// hello: it gets the welcome (the KVS and ids); a node whose parent is tsrun keeps the
-// connection as its tree link, the others learn where their parent listens and hang up.
+// hello (nothing is answered: a node has what it starts from already); a node whose parent is
+// tsrun keeps the connection as its tree link, the others learn where their parent listens and
+// hang up.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { KvsCoordinator } from './coordinator.js';
 import { TreeLink } from './tree-link.js';
@@ -28,7 +29,7 @@ export async function listenForNodes(coordinator: KvsCoordinator, key: string, h
   const waitingForParent = new Map<number, Array<(address: Address) => void>>();
   const links = new Set<TreeLink<unknown, unknown>>();
 
-  const welcome = (socket: Socket): void => {
+  const accept = (socket: Socket): void => {
     const link = new TreeLink<NodeHello | PmiUp, CoordinatorReply | PmiDown>(socket, false);
     links.add(link);
     socket.once('close', () => links.delete(link));
@@ -43,7 +44,6 @@ export async function listenForNodes(coordinator: KvsCoordinator, key: string, h
         const hello = message as NodeHello;
         if (hello.kind !== 'hello' || hello.key !== key || !Number.isInteger(hello.nodeid)) return link.close();
         link.trust();
-        link.send({ kind: 'welcome', welcome: coordinator.welcome() });
         if (hello.port !== null) {
           const address = { host: peerHost(socket), port: hello.port };
           addresses.set(hello.nodeid, address);
@@ -66,7 +66,7 @@ export async function listenForNodes(coordinator: KvsCoordinator, key: string, h
     });
   };
 
-  const server: Server = createServer(welcome);
+  const server: Server = createServer(accept);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     if (host === undefined) server.listen(0, () => resolve());

@@ -3,7 +3,7 @@
 // children (the first nodes of the tree) has sent up the merged puts of its subtree, and the
 // merged set goes back down. coordinator-listener.ts connects it to the nodes.
 import { FenceNode } from './fence-node.js';
-import type { KvsPair, PmiDown, PmiUp, PmiWelcome } from './messages.js';
+import type { KvsPair, PmiDown, PmiUp } from './messages.js';
 import { treePlace } from './tree-shape.js';
 
 export interface CoordinatorOptions {
@@ -41,11 +41,6 @@ export class KvsCoordinator {
       passUp: () => {},
       fail: options.fail,
     });
-  }
-
-  welcome(): PmiWelcome {
-    const universeSize = this.options.tasksPerNode.reduce((a, b) => a + b, 0);
-    return { kvs: [...this.kvs], pmiJobId: this.options.pmiJobId, universeSize };
   }
 
   /** One of tsrun's children joined; `down` delivers fence completions to it. */

@@ -24,7 +24,11 @@ export type PmiDown =
   /** Fence `seq` is complete: `puts` is everything every node put for it. */
   { kind: 'fence-done'; seq: number; puts: KvsPair[] };
 
-/** What a node learns from tsrun when it joins. */
+/**
+ * What every node's PMI server starts from, the same on every node and in tsrun's coordinator:
+ * all of it follows from the step's ids and layout, so a node makes it itself (slurmstepd has
+ * it from srun's environment) and starts its tasks without waiting for tsrun.
+ */
 export interface PmiWelcome {
   /** The KVS as it stands before any task runs (PMI_process_mapping). */
   kvs: KvsPair[];
@@ -47,11 +51,11 @@ export interface NodeHello {
   port: number | null;
 }
 
-/** tsrun → a node that said hello. */
-export type CoordinatorReply =
-  | { kind: 'welcome'; welcome: PmiWelcome }
-  /** Where the node's parent listens (sent once the parent has said hello). */
-  | { kind: 'parent'; host: string; port: number };
+/**
+ * tsrun → a node that said hello and whose parent is another node: where that parent listens
+ * (sent once the parent has said hello).
+ */
+export type CoordinatorReply = { kind: 'parent'; host: string; port: number };
 
 /** A node's first message to its parent node. */
 export interface ChildHello {

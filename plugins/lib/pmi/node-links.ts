@@ -1,11 +1,13 @@
 // A node's links in the PMI tree (the slurmstepd side of Slurm's mpi/pmi2 tree.c): it says
-// hello to tsrun (address from the step's environment) and gets the welcome; a node whose
-// parent is tsrun keeps that connection as its link up, the others get their parent's address
-// from tsrun and connect to it; a node with children listens for them. Fences sent up before
-// the parent link is open wait for it.
+// hello to tsrun (address from the step's environment); a node whose parent is tsrun keeps that
+// connection as its link up, the others get their parent's address from tsrun and connect to
+// it; a node with children listens for them. The node's server exists from the start and its
+// tasks start at once: nothing waits for tsrun's answer (a node knows its step from the
+// launch, as slurmstepd forks its tasks before it hears from srun). Fences sent up before the
+// parent link is open wait for it.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { TreeLink } from './tree-link.js';
-import type { ChildHello, CoordinatorReply, NodeHello, PmiDown, PmiUp, PmiWelcome } from './messages.js';
+import type { ChildHello, CoordinatorReply, NodeHello, PmiDown, PmiUp } from './messages.js';
 import type { TreePlace } from './tree-shape.js';
 
 /** What a node's tree links deliver to (NodePmiServer for PMI, a PMIx node for mpi/pmix). */
@@ -26,8 +28,8 @@ export interface JoinOptions<Member extends TreeMember> {
   key: string;
   nodeid: number;
   place: TreePlace;
-  /** Makes the node's server once the welcome is here; `up` sends to the parent. */
-  makeServer(welcome: PmiWelcome, up: (message: PmiUp) => void): Member;
+  /** Makes the node's server; `up` sends to the parent (queued until the link up is open). */
+  makeServer(up: (message: PmiUp) => void): Member;
 }
 
 export interface NodeLinks<Member extends TreeMember> {
@@ -37,7 +39,7 @@ export interface NodeLinks<Member extends TreeMember> {
   close(): void;
 }
 
-/** Joins the step's tree; rejects if tsrun cannot be reached or hangs up before its welcome. */
+/** Joins the step's tree once tsrun's port answers; rejects if it cannot be reached. */
 export async function joinTree<Member extends TreeMember>(options: JoinOptions<Member>): Promise<NodeLinks<Member>> {
   const { place, key, nodeid } = options;
   const socket = await connected(connect(options.port, options.host));
@@ -49,13 +51,19 @@ export async function joinTree<Member extends TreeMember>(options: JoinOptions<M
     for (const link of links) link.close();
   };
 
-  // Events that may come before the welcome made the server are held until it exists.
-  let server: Member | undefined;
-  const pending: Array<(server: Member) => void> = [];
-  const withServer = (use: (server: Member) => void): void => {
-    if (server) use(server);
-    else pending.push(use);
-  };
+  // The link up: tsrun's connection, or the parent node's once tsrun said where it is.
+  let up = place.parent === null ? (toTsrun as TreeLink<PmiDown, PmiUp>) : undefined;
+  const queued: PmiUp[] = [];
+  const server = options.makeServer((message) => {
+    if (up) up.send(message);
+    else queued.push(message);
+  });
+  const parentLost = (): void => server.parentLost();
+  let linked = (): void => {};
+  const linkedUp = new Promise<void>((resolve) => {
+    linked = resolve;
+  });
+  if (up) linked();
 
   const acceptChild = (child: Socket): void => {
     const link = new TreeLink<ChildHello | PmiUp, PmiDown>(child, false);
@@ -63,35 +71,26 @@ export async function joinTree<Member extends TreeMember>(options: JoinOptions<M
     let childId: number | undefined;
     link.handle({
       message: (message) => {
-        if (childId !== undefined) return withServer((s) => s.fromChild(childId!, message as PmiUp));
+        if (childId !== undefined) return server.fromChild(childId, message as PmiUp);
         const hello = message as ChildHello;
         if (hello.kind !== 'child' || hello.key !== key || !place.children.includes(hello.nodeid)) return link.close();
         link.trust();
         childId = hello.nodeid;
-        withServer((s) => s.attachChild(hello.nodeid, (down) => link.send(down)));
+        server.attachChild(hello.nodeid, (down) => link.send(down));
       },
       lost: () => {
-        if (childId !== undefined) withServer((s) => s.childLost(childId!));
+        if (childId !== undefined) server.childLost(childId);
       },
     });
   };
   if (place.children.length > 0) {
     // On the address tsrun was reached from: the one the other nodes can reach too.
-    listener = await listening(createServer(acceptChild), socket.localAddress ?? '127.0.0.1');
+    listener = await listening(createServer(acceptChild), socket.localAddress ?? '127.0.0.1').catch((error: unknown) => {
+      close();
+      throw error;
+    });
   }
 
-  // The link up: tsrun's connection, or the parent node's once tsrun said where it is.
-  let up: TreeLink<PmiDown, PmiUp> | undefined;
-  const queued: PmiUp[] = [];
-  const send = (message: PmiUp): void => {
-    if (up) up.send(message);
-    else queued.push(message);
-  };
-  const parentLost = (): void => withServer((s) => s.parentLost());
-  let linked = (): void => {};
-  const linkedUp = new Promise<void>((resolve) => {
-    linked = resolve;
-  });
   const connectParent = (host: string, port: number): void => {
     toTsrun.close();
     const opened = connected(connect(port, host));
@@ -102,38 +101,22 @@ export async function joinTree<Member extends TreeMember>(options: JoinOptions<M
       link.send({ kind: 'child', key, nodeid });
       up = link as TreeLink<PmiDown, PmiUp>;
       for (const message of queued.splice(0)) up.send(message);
-      link.handle({ message: (message) => withServer((s) => s.receive(message)), lost: parentLost });
+      link.handle({ message: (message) => server.receive(message), lost: parentLost });
     }, parentLost);
   };
-  if (place.parent === null) {
-    up = toTsrun as TreeLink<PmiDown, PmiUp>;
-    linked();
-  }
-
-  const welcome = await new Promise<PmiWelcome>((resolve, reject) => {
-    let welcomed = false;
-    toTsrun.handle({
-      message: (message) => {
-        if (message.kind === 'welcome') {
-          welcomed = true;
-          resolve(message.welcome);
-        } else if (message.kind === 'parent') connectParent(message.host, message.port);
-        else withServer((s) => s.receive(message));
-      },
-      lost: () => {
-        if (!welcomed) reject(new Error(`tsrun (${options.host}:${options.port}) closed the PMI connection`));
-        else parentLost();
-        linked();
-      },
-    });
-    const port = listener ? (listener.address() as { port: number }).port : null;
-    toTsrun.send({ kind: 'hello', key, nodeid, parent: place.parent, port });
-  }).catch((error: unknown) => {
-    close();
-    throw error;
+  toTsrun.handle({
+    message: (message) => {
+      if (message.kind === 'parent') connectParent(message.host, message.port);
+      else server.receive(message);
+    },
+    // A tsrun that refused the hello, or went away: no fence can complete from now on.
+    lost: () => {
+      parentLost();
+      linked();
+    },
   });
-  server = options.makeServer(welcome, send);
-  for (const use of pending.splice(0)) use(server);
+  const port = listener ? (listener.address() as { port: number }).port : null;
+  toTsrun.send({ kind: 'hello', key, nodeid, parent: place.parent, port });
   return { server, linkedUp, close };
 }
 

@@ -110,6 +110,7 @@ export async function makeStep(tids: number[][], width = 50) {
   });
   const listener = await listenForNodes(coordinator, 'secret', '127.0.0.1');
   const ntasks = tasksPerNode.reduce((a, b) => a + b, 0);
+  const welcome = { kvs: coordinator.snapshot(), pmiJobId: key, universeSize: ntasks };
   const nodes: Array<NodeLinks<NodePmiServer> | undefined> = await Promise.all(
     tids.map(async (gtids, nodeid) => {
       if (gtids.length === 0) return undefined;
@@ -120,7 +121,7 @@ export async function makeStep(tids: number[][], width = 50) {
         key: 'secret',
         nodeid,
         place,
-        makeServer: (welcome, up) =>
+        makeServer: (up) =>
           new NodePmiServer({ nodeid, gtids, ntasks, welcome, place, nodeNames, up, abortStep: (message, error) => aborts.push({ message, error }) }),
       });
     }),

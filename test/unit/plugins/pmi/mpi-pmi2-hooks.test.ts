@@ -11,7 +11,7 @@ import {
   type PluginHost,
   type StepEnv,
 } from '../../../../src/plugin-api/index.js';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { stepEnvOver } from '../../../../src/stepd/step-env.js';
 import * as pmi2 from '../../../../plugins/mpi_pmi2.js';
 import { Client, duplexPair } from './helpers.js';
@@ -153,6 +153,23 @@ describe('mpi/pmi2 hooks', () => {
     tasks[0]!.client.send('cmd=barrier_in\n');
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(aborts).toEqual(['mpi/pmi2: a fence cannot complete: task 1 has finalized']);
+  });
+
+  it("starts a node of a multi-node step without waiting for tsrun's answer (as slurmstepd forks before it hears from srun)", async () => {
+    // A tsrun whose port accepts the connection but never says a word.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => silent.close());
+    const { stepInfo } = await startStep();
+    const env = [`SLURM_PMI2_SRUN_PORT=${(silent.address() as AddressInfo).port}`, 'SLURM_PMI2_SRUN_KEY=k'];
+    const prefork = pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver(env));
+    const answered = await Promise.race([prefork, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000))]);
+    expect(answered).toBe(SLURM_SUCCESS);
+    // Its tasks are served already: the mapping is there before any fence.
+    const { client } = startTask(0, 0);
+    client.send(`cmd=init pmi_version=1 pmi_subversion=1\ncmd=get kvsname=${jobid}.0 key=PMI_process_mapping\n`);
+    await client.line();
+    expect(await client.line()).toBe('cmd=get_result rc=0 value=(vector,(0,2,1),(0,1,1))');
   });
 
   it('closes the connections of a node when its step is done', async () => {
