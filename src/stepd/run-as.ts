@@ -98,10 +98,12 @@ export function execProblem(who: RunAs | undefined, file: string, cwd: string, p
   for (const candidate of candidates) {
     let stats;
     try {
-      stats = statSync(candidate);
+      // No exception for a missing file: most PATH entries miss, for every task of a step.
+      stats = statSync(candidate, { throwIfNoEntry: false });
     } catch {
       continue;
     }
+    if (stats === undefined) continue;
     if (stats.isFile() && (who ? mayExecute(who, stats) : mayExecuteSelf(candidate))) return undefined;
     problem = 'EACCES';
   }
