@@ -2,7 +2,9 @@
 // slurm.conf, as Slurm's commands read it), else the built-in default (DESIGN.md §6). A file
 // is read as a slurm.conf when its name ends in `.conf`, or when (neither `.yaml` nor `.yml`)
 // its first line of content is a `Key=Value`; otherwise it is a cluster YAML.
-import { readFile } from 'node:fs/promises';
+// Read synchronously: nothing else runs while a command reads its cluster, and node:fs/promises
+// (with the readline and stream modules it loads) is then no part of a command's start-up.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { slurm_strerror } from '../core/errno.js';
@@ -27,7 +29,7 @@ export async function loadCluster(opts: LoadOptions = {}): Promise<ClusterConfig
   const cwd = opts.cwd ?? process.cwd();
   let text: string;
   try {
-    text = await readFile(resolve(cwd, file), 'utf8');
+    text = readFileSync(resolve(cwd, file), 'utf8');
   } catch (error) {
     throw new UserError(`${file}: cannot read cluster file: ${osReason(error)}`, { cause: error });
   }

@@ -20,7 +20,11 @@ import { slurm_strerror } from '../../core/errno.js';
 import type { JobView } from '../../protocol/job-view.js';
 import type { StepAllocation, StepControl } from './step-allocation.js';
 
-export async function resolveAllocation(req: StepRequest, config: ClusterConfig, log: Logger, stateDir: string): Promise<StepAllocation> {
+/**
+ * `onAsked`: called once a new job's allocation has been asked for, as the controller works on
+ * it (tsrun prepares its launch meanwhile, without delaying the request).
+ */
+export async function resolveAllocation(req: StepRequest, config: ClusterConfig, log: Logger, stateDir: string, onAsked?: () => void): Promise<StepAllocation> {
   const remote = await remoteController(config);
   const socketPath = path.join(stateDir, 'tsctld.sock');
   // A step of an enclosing job (or --jobid) registers with the controller only when one runs:
@@ -37,7 +41,7 @@ export async function resolveAllocation(req: StepRequest, config: ClusterConfig,
   const { allocateThroughController, openController } = await import('./ctld-allocation.js');
   const opened = await openController(config, stateDir, remote);
   try {
-    const alloc = await allocateThroughController(opened.client, opened.reopen, req, config, log);
+    const alloc = await allocateThroughController(opened.client, opened.reopen, req, config, log, onAsked);
     return { ...alloc, controller: opened.target };
   } finally {
     if (opened.startedHere && req.testOnly) await opened.stop();

@@ -70,12 +70,15 @@ export async function allocateThroughController(
   req: StepRequest,
   config: ClusterConfig,
   log: Logger,
+  onAsked?: () => void,
 ): Promise<StepAllocation> {
   const link = new Link(reopen, client);
   try {
     let answer: AllocateAnswer;
     try {
-      answer = await client.call<AllocateAnswer>('allocate', { desc: jobDescFor(req), testOnly: req.testOnly });
+      const asking = client.call<AllocateAnswer>('allocate', { desc: jobDescFor(req), testOnly: req.testOnly });
+      onAsked?.();
+      answer = await asking;
     } catch (error) {
       throw (await otherCluster(client, config)) ?? allocateRefusal(error, req, config, log);
     }

@@ -14,7 +14,7 @@ import type { NodeAddress } from '../../protocol/node-messages.js';
 import type { MessageAuth } from '../../net/message-auth.js';
 import type { PluginSettings } from '../../plugin-host/create.js';
 import { localAuth } from '../../net/local-auth.js';
-import { daemonsLaunch, launchThroughHosts } from './node-hosts.js';
+import { daemonsLaunch, launchThroughHosts, type IoPort } from './node-hosts.js';
 import { localHostLaunch, type StepHostLink } from './local-nodes.js';
 import type { NodeLaunchSpec, StepFacts } from '../../stepd/launch-spec.js';
 import type { StepAllocation } from './step-allocation.js';
@@ -43,6 +43,8 @@ export interface LaunchContext {
   stepHost: StepHostLink;
   /** The step host was lost under the step (tsrun tells the controller: a node failure). */
   onHostLost?(): void;
+  /** tsrun's loopback I/O port for the emulated nodes, when it was opened while the controller allocated. */
+  localIoPort?: Promise<IoPort> | undefined;
   /** The step is its job's only one (tsrun made the job): the job's container ends with it. */
   endsJob: boolean;
   treeWidth: number;
@@ -208,7 +210,7 @@ async function launchAll(ctx: LaunchContext, specs: NodeLaunchSpec[], sink: Node
     local.length > 0
       ? launchThroughHosts({
           ...common,
-          ...localHostLaunch(ctx.stepHost, local.map((s) => ctx.layout.nodes[s.nodeId]!)),
+          ...localHostLaunch(ctx.stepHost, local.map((s) => ctx.layout.nodes[s.nodeId]!), ctx.localIoPort),
           specs: local,
           auth: localAuth,
           // The host is lost with every emulated node: the step ends as on a node failure.

@@ -5,7 +5,10 @@
 // idle exit) is replaced before the request is sent; one lost after it is a failed launch.
 import type { CtldClient } from '../../client/ctld-client.js';
 import type { NodeLaunchResult } from '../../protocol/remote-launch.js';
-import type { HostLaunchOptions } from './node-hosts.js';
+import type { HostLaunchOptions, IoPort } from './node-hosts.js';
+
+/** Where the local step host reaches tsrun's I/O port. */
+export const LOOPBACK = '127.0.0.1';
 
 /** Slurm's SlurmdPort, only to fill the nodes' `port`: the embedded host forwards nothing. */
 const UNUSED_PORT = 6818;
@@ -19,10 +22,11 @@ export interface StepHostLink {
   readonly pid?: number | undefined;
 }
 
-export function localHostLaunch(link: StepHostLink, names: string[]): Pick<HostLaunchOptions, 'nodes' | 'io' | 'send'> {
+/** `port`: tsrun's loopback I/O port when it was opened ahead (while the controller allocated). */
+export function localHostLaunch(link: StepHostLink, names: string[], port?: Promise<IoPort>): Pick<HostLaunchOptions, 'nodes' | 'io' | 'send'> {
   return {
     nodes: names.map((name) => ({ name, host: 'localhost', port: UNUSED_PORT })),
-    io: { listen: '127.0.0.1', reachedAt: async () => '127.0.0.1' },
+    io: { listen: LOOPBACK, reachedAt: async () => LOOPBACK, port },
     send: async (launch) => {
       let client: CtldClient | undefined;
       try {

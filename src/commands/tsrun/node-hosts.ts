@@ -6,8 +6,8 @@
 // the step is aborted with srun's message, the node's unreported tasks count as killed, and
 // the controller is told so it can set the node DOWN without waiting for its timeout.
 import net from 'node:net';
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { randomHex } from '../../os/random-hex.js';
 import type { TaskExit } from '../../core/exit-status.js';
 import { UserError } from '../../core/errors.js';
 import type { MessageAuth } from '../../net/message-auth.js';
@@ -38,8 +38,11 @@ export interface HostLaunchOptions {
   endsJob: boolean;
   treeWidth: number;
   sink: NodeIoSink;
-  /** Where tsrun's I/O port listens, and the address the hosts reach it by (once it is known). */
-  io: { listen: string; reachedAt(): Promise<string> };
+  /**
+   * Where tsrun's I/O port listens, and the address the hosts reach it by (once it is known);
+   * `port`: one opened ahead, while the controller allocated (else it is opened here).
+   */
+  io: { listen: string; reachedAt(): Promise<string>; port?: Promise<IoPort> | undefined };
   /** Sends the launch to the hosts; resolves to every node's result. */
   send(launch: RemoteLaunch): Promise<NodeLaunchResult[]>;
   /** A node's host was lost mid-step (tsrun tells the controller). */
@@ -67,14 +70,15 @@ export function daemonsLaunch(addresses: NodeAddress[], auth: MessageAuth, treeW
 
 export async function launchThroughHosts(options: HostLaunchOptions): Promise<Array<PromiseSettledResult<NodeStep>>> {
   const { specs, auth, sink } = options;
-  const key = randomBytes(16).toString('hex');
+  const port = await (options.io.port ?? openIoPort(options.io.listen, auth));
   const nodes = specs.map((spec, i) => new RemoteNodeStep(options.nodes[i]!.name, spec, sink, options.onNodeLost));
   // A hello names its node by the step's node id: these nodes may be only some of the step's
   // (daemon mode with emulated nodes: the daemons' and the step host's each have a listener).
-  const listener = await listen(options.io.listen, auth, key, new Map(nodes.map((node, i) => [specs[i]!.nodeId, node])));
+  port.expect(new Map(nodes.map((node, i) => [specs[i]!.nodeId, node])));
+  const { key } = port;
   try {
     const ioHost = await options.io.reachedAt();
-    const ioPort = (listener.address() as net.AddressInfo).port;
+    const ioPort = port.port;
     // The tasks' SLURM_SRUN_COMM_HOST and _PORT: where the nodes reach this tsrun.
     const step = { ...specs[0]!.step, srunPort: ioPort };
     const remoteNodes: RemoteNode[] = specs.map((spec, i) => ({
@@ -115,8 +119,41 @@ export async function launchThroughHosts(options: HostLaunchOptions): Promise<Ar
     });
   } finally {
     // Every node that launched has connected by the time its host answered.
-    listener.close();
+    port.close();
   }
+}
+
+/** tsrun's I/O port, listening: the step's key, and the nodes whose hellos it takes. */
+export interface IoPort {
+  readonly port: number;
+  readonly key: string;
+  /** The nodes this port serves, by step node id: until they are named, no hello is taken. */
+  expect(nodes: ReadonlyMap<number, RemoteNodeStep>): void;
+  /** Stops listening (the nodes' connections stay). */
+  close(): void;
+}
+
+/**
+ * Opens tsrun's I/O port on `host`. It may be opened before the step's nodes are known (tsrun
+ * opens the loopback one while the controller allocates: listening on a host name loads
+ * Node's dns module, a few milliseconds that would otherwise come between the allocation and
+ * the launch). Nothing keeps tsrun alive for it alone.
+ */
+export async function openIoPort(host: string, auth: MessageAuth): Promise<IoPort> {
+  const key = randomHex(16);
+  let nodes: ReadonlyMap<number, RemoteNodeStep> = new Map();
+  const server = await listen(host, auth, key, () => nodes);
+  server.unref();
+  let closed = false;
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    key,
+    expect: (named) => (nodes = named),
+    close: () => {
+      if (!closed) server.close();
+      closed = true;
+    },
+  };
 }
 
 
@@ -128,7 +165,7 @@ const HELLO_MAX_BYTES = 64 * 1024;
  * Anyone may connect, so a connection without a good hello is closed: at its first line, at
  * 64 KiB without a newline, or when the unauthenticated timeout passes.
  */
-function listen(host: string, auth: MessageAuth, key: string, nodes: ReadonlyMap<number, RemoteNodeStep>): Promise<net.Server> {
+function listen(host: string, auth: MessageAuth, key: string, expected: () => ReadonlyMap<number, RemoteNodeStep>): Promise<net.Server> {
   const limits = inputLimits();
   const server = net.createServer((socket) => {
     socket.setNoDelay(true);
@@ -148,7 +185,7 @@ function listen(host: string, auth: MessageAuth, key: string, nodes: ReadonlyMap
           socket.pause();
           opening = auth.open(message as Record<string, unknown>, peer).then((opened) => {
             const hello = opened.ok ? (opened.message as NodeToTsrun) : undefined;
-            const named = hello?.t === 'hello' && hello.key === key ? nodes.get(hello.nodeId) : undefined;
+            const named = hello?.t === 'hello' && hello.key === key ? expected().get(hello.nodeId) : undefined;
             if (!named) return void socket.destroy();
             node = named;
             node.attach(socket);
@@ -166,7 +203,7 @@ function listen(host: string, auth: MessageAuth, key: string, nodes: ReadonlyMap
   });
 }
 
-class RemoteNodeStep implements NodeStep {
+export class RemoteNodeStep implements NodeStep {
   readonly done: Promise<TaskExit[]>;
   private finish!: (exits: TaskExit[]) => void;
   private socket: net.Socket | undefined;

@@ -31,7 +31,9 @@ import type { StepAllocation } from './step-allocation.js';
 import { launchStep, StepAbort, type RemoteNodes, type StepResult } from './launch-step.js';
 import { CtldClient } from '../../client/ctld-client.js';
 import { connectStepHost } from '../../client/start-step-host.js';
-import type { StepHostLink } from './local-nodes.js';
+import { LOOPBACK, type StepHostLink } from './local-nodes.js';
+import { openIoPort, type IoPort } from './node-hosts.js';
+import { localAuth } from '../../net/local-auth.js';
 import { workingCluster } from '../../config/working-cluster.js';
 import type { NodeAddress } from '../../protocol/node-messages.js';
 import { DEFAULT_TREE_WIDTH, type ClusterConfig } from '../../config/types.js';
@@ -52,7 +54,16 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
   try {
     const mpi = await loadMpi(registry, req.mpi ?? config.plugins.mpiDefault);
     const stateDir = resolveStateDir(config);
-    const allocating = resolveAllocation(req, config, log, stateDir);
+    // While the controller allocates, tsrun opens the loopback I/O port its local step host
+    // will connect to, once the request is on its way (opening it costs a few ms of CPU).
+    const opensPortEarly = !req.testOnly && config.control.host === undefined;
+    let localIoPort: Promise<IoPort> | undefined;
+    const openPort = (): void => {
+      if (!opensPortEarly || localIoPort) return;
+      localIoPort = openIoPort(LOOPBACK, localAuth);
+      localIoPort.catch(() => {}); // a failure is the launch's, if it comes to one
+    };
+    const allocating = resolveAllocation(req, config, log, stateDir, openPort);
     // The step host is reached (and started when none serves) while the controller answers.
     const stepHost = req.testOnly ? undefined : stepHostLink(stateDir, config);
     let alloc: StepAllocation;
@@ -60,6 +71,7 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
       alloc = await allocating;
     } catch (error) {
       void stepHost?.client.then((client) => client.close(), () => {});
+      void localIoPort?.then((port) => port.close(), () => {});
       throw error;
     }
     // What the job ends with when the step could not run (slurmstepd's failure to launch).
@@ -78,12 +90,14 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
       if (req.prolog !== undefined && !runSrunProlog(req.prolog, ids, log)) return 1;
       // The job ends with its only step when tsrun created it (DESIGN.md §3 step 7): the step
       // hosts delete the job's container then; a step of an enclosing job leaves it to the job's end.
-      const result = await runWithMpi(req, alloc, layout, facts, mpi, stepHost!, log, config);
+      const result = await runWithMpi(req, alloc, layout, facts, mpi, { link: stepHost!, ioPort: localIoPort }, log, config);
       if (req.epilog !== undefined) runSrunEpilog(req.epilog, ids, log);
       waitStatus = result.waitStatus;
       usage = result.usage;
       return result.exitCode;
     } finally {
+      // Closed by the launch; here when there was none (the step could not run).
+      void localIoPort?.then((port) => port.close(), () => {});
       // The controller hears of a lost node before the step's end, so the job ends NODE_FAIL.
       await settledWithin(nodeReports, NODE_REPORT_WAIT_MS);
       await alloc.release(req.testOnly ? 0 : waitStatus, usage);
@@ -268,7 +282,7 @@ async function runWithMpi(
   layout: StepLayout,
   facts: StepFacts,
   mpi: MpiFacade,
-  stepHost: StepHostLink,
+  stepHost: { link: StepHostLink; ioPort: Promise<IoPort> | undefined },
   log: Logger,
   config: ClusterConfig,
 ): Promise<StepResult> {
@@ -312,8 +326,9 @@ async function runWithMpi(
       log,
       abort,
       killWaitSeconds: killWaitSeconds(config),
-      stepHost,
-      onHostLost: hostLossReport(alloc, stepHost, log),
+      stepHost: stepHost.link,
+      localIoPort: stepHost.ioPort,
+      onHostLost: hostLossReport(alloc, stepHost.link, log),
       endsJob: alloc.ownJob,
       treeWidth: config.control.treeWidth ?? DEFAULT_TREE_WIDTH,
       ...(remote && { remote }),
