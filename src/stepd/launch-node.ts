@@ -137,6 +137,12 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
   const submitterSettings = ['--umask', step.umask, ...(step.rlimits ?? []).flatMap((limit) => ['--rlimit', limit])];
 
   let cwdReported = false;
+  // proctrack_g_add and the job container's adds come once every task is spawned, task after
+  // task, as slurmstepd's _fork_all_tasks forks all before it adds them: a task's spawn no
+  // longer waits for the previous one's add (proctrack/cgroup's waits on the kernel's cgroup
+  // lock, which that task's own join holds). All are done before the node's launch is
+  // answered, so a signal to the step finds every task.
+  const spawnedPids: Array<{ pid: number; child: SpawnedTask['child'] }> = [];
   debug.verbose(`starting ${tids.length} tasks`);
   try {
     await mpi.stepdPrefork(stepInfo, stepEnvOver(env));
@@ -203,10 +209,11 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       else spawned.pipes.forEach((end) => end.destroy());
       const { exited } = launch ?? {};
       if (exited) void spawned.exit.then(() => exited()).catch(report);
-      // Only now, with every stream of the task wired synchronously after its spawn, yield.
+      // Every stream of the task is wired synchronously after its spawn, before any yield.
       const { child } = spawned;
-      if (child.pid !== undefined) await container.adopt(child.pid, () => child.exitCode !== null || child.signalCode !== null);
+      if (child.pid !== undefined) spawnedPids.push({ pid: child.pid, child });
     }
+    for (const { pid, child } of spawnedPids) await container.adopt(pid, () => child.exitCode !== null || child.signalCode !== null);
   } catch (error) {
     // A hook failed half-way through the node's tasks: those already started must not outlive
     // it, including one that proctrack_p_add could not take (hence the group kill as well).

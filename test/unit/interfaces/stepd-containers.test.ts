@@ -107,7 +107,7 @@ function sink(out: string[] = []): NodeIoSink {
 }
 
 describe('the step daemon calls job_container and proctrack at Slurm\'s moments', () => {
-  it('create → proctrack create → per task join, add, add_cont (once), add_pid → SIGKILL, wait, destroy → delete', async () => {
+  it('create → proctrack create → per task join → per task add, add_cont (once), add_pid → SIGKILL, wait, destroy → delete', async () => {
     const { calls, plugins } = recorder();
     const out: string[] = [];
     const node = await launchNode(spec(['sh', '-c', 'echo $JOINED'], 2), plugins, sink(out));
@@ -121,13 +121,15 @@ describe('the step daemon calls job_container and proctrack at Slurm\'s moments'
       'container_p_create(12)',
       'proctrack_p_create(12.0 on n1)',
       'p_mpi_hook_slurmstepd_prefork',
+      // Every task is spawned before the first is added, as slurmstepd forks all before its
+      // proctrack_g_add loop (mgr.c _fork_all_tasks).
+      'p_mpi_hook_slurmstepd_task',
+      joined,
       'p_mpi_hook_slurmstepd_task',
       joined,
       'proctrack_p_add(77, pid)',
       'container_p_add_cont(12, 77)',
       'container_p_add_pid(12, pid)',
-      'p_mpi_hook_slurmstepd_task',
-      joined,
       'proctrack_p_add(77, pid)',
       'container_p_add_pid(12, pid)',
       'proctrack_p_signal(77, 9)',
