@@ -55,12 +55,13 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
     const mpi = await loadMpi(registry, req.mpi ?? config.plugins.mpiDefault);
     const stateDir = resolveStateDir(config);
     // While the controller allocates, tsrun opens the loopback I/O port its local step host
-    // will connect to, once the request is on its way (opening it costs a few ms of CPU).
+    // will connect to (opening it costs a few ms of CPU), once the request is on its way: the
+    // request is written in the microtasks that follow the call, the port in the next turn.
     const opensPortEarly = !req.testOnly && config.control.host === undefined;
     let localIoPort: Promise<IoPort> | undefined;
     const openPort = (): void => {
       if (!opensPortEarly || localIoPort) return;
-      localIoPort = openIoPort(LOOPBACK, localAuth);
+      localIoPort = new Promise((resolve) => setImmediate(resolve)).then(() => openIoPort(LOOPBACK, localAuth));
       localIoPort.catch(() => {}); // a failure is the launch's, if it comes to one
     };
     const allocating = resolveAllocation(req, config, log, stateDir, openPort);
