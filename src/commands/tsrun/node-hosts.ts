@@ -110,9 +110,13 @@ export async function launchThroughHosts(options: HostLaunchOptions): Promise<Ar
     };
     const results = await options.send(launch);
     const byNode = new Map(results.map((r) => [r.node, r]));
+    const graceMs = inputLimits().unauthTimeoutMs;
     return nodes.map((node) => {
       const result = byNode.get(node.name);
-      if (result?.ok) return { status: 'fulfilled', value: node };
+      if (result?.ok) {
+        node.launched(graceMs);
+        return { status: 'fulfilled', value: node };
+      }
       node.failed();
       const why = result?.error ?? 'Communication connection failure';
       return { status: 'rejected', reason: new UserError(`Task launch for StepId=${step.jobId}.${step.stepId} failed on node ${node.name}: ${why}`) };
@@ -210,6 +214,7 @@ export class RemoteNodeStep implements NodeStep {
   private readonly queued: TsrunToNode[] = [];
   private readonly exits: TaskExit[] = [];
   private ended = false;
+  private attachTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly name: string,
@@ -222,28 +227,44 @@ export class RemoteNodeStep implements NodeStep {
 
   attach(socket: net.Socket): void {
     this.socket = socket;
+    clearTimeout(this.attachTimer);
     for (const message of this.queued.splice(0)) this.write(message);
-    socket.on('close', () => {
-      if (this.ended) return;
-      this.ended = true;
-      this.onLost(this.name);
-      this.sink.abortStep?.(`Node failure on ${this.name}`, true);
-      // What the node never reported ended with it.
-      const reported = new Set(this.exits.map((e) => e.taskId));
-      for (const taskId of this.spec.step.tids[this.spec.nodeId] ?? []) {
-        if (reported.has(taskId)) continue;
-        const exit: TaskExit = { taskId, nodeName: this.name, exitCode: null, signal: 'SIGKILL' };
-        this.exits.push(exit);
-        this.sink.taskExited?.(exit);
-      }
-      this.finish(this.exits);
-    });
+    socket.on('close', () => this.lost());
+  }
+
+  /**
+   * Its host answered that it launched: the node's I/O connection is here, or its hello is
+   * being checked. One that never arrives (closed before its hello was taken, or refused) is
+   * a lost node after `graceMs`, as a connection that drops is; tsrun would wait for it forever.
+   */
+  launched(graceMs: number): void {
+    if (this.socket !== undefined || this.ended) return;
+    this.attachTimer = setTimeout(() => this.socket ?? this.lost(), graceMs);
   }
 
   /** Its launch failed: nothing will come. */
   failed(): void {
     this.ended = true;
+    clearTimeout(this.attachTimer);
     this.socket?.destroy();
+  }
+
+  // The node's connection is gone before it said `done`: a node failure.
+  private lost(): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.attachTimer);
+    this.onLost(this.name);
+    this.sink.abortStep?.(`Node failure on ${this.name}`, true);
+    // What the node never reported ended with it.
+    const reported = new Set(this.exits.map((e) => e.taskId));
+    for (const taskId of this.spec.step.tids[this.spec.nodeId] ?? []) {
+      if (reported.has(taskId)) continue;
+      const exit: TaskExit = { taskId, nodeName: this.name, exitCode: null, signal: 'SIGKILL' };
+      this.exits.push(exit);
+      this.sink.taskExited?.(exit);
+    }
+    this.finish(this.exits);
   }
 
   receive(message: NodeToTsrun): void {
