@@ -18,7 +18,6 @@ import type { JobDescriptor } from '../protocol/job-desc.js';
 import { cancelPendingJob, endReason, endState, stateFor } from './job-end.js';
 import type { Controller } from './controller.js';
 import type { Scheduler } from './scheduler.js';
-import { takeJobIds } from './id-counters.js';
 import type { CtldJob, KillCause } from './job.js';
 import type { RpcConnection } from '../net/rpc-server.js';
 import type { CtldHandlers } from './ctld-handlers.js';
@@ -60,7 +59,7 @@ export class InteractiveJobs {
     if (partition.state === 'DOWN') throw UserError.fromErrno('ESLURM_PARTITION_DOWN');
     if (partition.state !== 'UP') throw UserError.fromErrno('ESLURM_PARTITION_NOT_AVAIL');
     this.ctl.store.checkWritable();
-    const jobId = takeJobIds(this.ctl.options.stateDir, 1);
+    const jobId = this.ctl.store.takeJobIds(1);
     const record = this.ctl.buildRecord(desc, jobId, partition.name, now());
     // srun -H and -d: held, or waiting on other jobs, as a batch job would.
     record.priority = desc.hold ? 0 : nextPriority(this.ctl, record);

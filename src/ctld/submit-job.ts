@@ -7,7 +7,6 @@ import type { SubmitAnswer } from '../protocol/ctld-answers.js';
 import { UserError } from '../core/errors.js';
 import { errnoName } from '../core/errno.js';
 import { INFINITE } from '../core/slurm-constants.js';
-import { takeJobIds } from './id-counters.js';
 import type { PartitionConfig } from '../config/types.js';
 import type { Bitstr } from '../plugin-api/records.js';
 import { isUsableNodeState } from './node-states.js';
@@ -36,16 +35,18 @@ export async function submitJob(ctl: Controller, desc: JobDescriptor, testOnly: 
 
   // --test-only uses up a job id, as sbatch's does (observed), though no job is created.
   if (testOnly) {
-    const jobId = takeJobIds(ctl.options.stateDir, 1);
-    // Said in the journal, so that a restart does not count the id as a job lost (state/damage.ts).
-    await ctl.store.append({ t: 'next_job_id', next: jobId + 1 }).catch(() => {});
+    ctl.store.checkWritable();
+    const jobId = ctl.store.takeJobIds(1);
+    // Journaled before the answer, as a job is: the id is never given again after a restart.
+    await ctl.store.append({ t: 'next_job_id', next: jobId + 1 });
     return { jobId, willRun: await willRun(ctl, probe, configured, partition) };
   }
   // While the journal cannot be written (a full disk), no job could be kept: refused at once.
   ctl.store.checkWritable();
 
   const taskIds = desc.array?.taskIds ?? [undefined];
-  const firstId = takeJobIds(ctl.options.stateDir, taskIds.length);
+  // In memory: the jobs' journal records, fsynced before the answer, make the ids durable.
+  const firstId = ctl.store.takeJobIds(taskIds.length);
   const jobs: CtldJob[] = [];
   const submitted = now();
   for (const [k, taskId] of taskIds.entries()) {

@@ -46,6 +46,68 @@ describe('tsctld state', () => {
     await ctl.run('tscancel', ['-u', String(process.getuid?.() ?? 0)]);
   });
 
+  it('never gives an acknowledged id again across two SIGKILLs in a burst of arrays and --test-only', async () => {
+    const fresh = testController();
+    try {
+      const tsbatch = `${process.execPath} ${path.join(repoRoot, 'bin', 'tsbatch.js')} --cluster ${small}`;
+      // Each loop prints "<status> <kind> <output>": arrays of 3 tasks, single jobs, and
+      // --test-only probes (which use an id up, as sbatch's do); only status 0 was answered.
+      const loop = `for i in $(seq 1 10); do
+        out=$(${tsbatch} --parsable --hold --array=1-3 --wrap=true 2>&1); echo "$? array $out"
+        out=$(${tsbatch} --parsable --hold --wrap=true 2>&1); echo "$? job $out"
+        out=$(${tsbatch} --test-only --wrap=true 2>&1); echo "$? probe $out"
+      done`;
+      const loops = Array.from({ length: 3 }, () =>
+        execa('bash', ['-c', loop], { cwd: fresh.workDir, env: { ...process.env, ...fresh.env, NO_COLOR: '1' }, reject: false }),
+      );
+      const pidFile = path.join(fresh.stateDir, 'tsctld.pid');
+      const serving = (): number | undefined => {
+        try {
+          const pid = Number.parseInt(readFileSync(pidFile, 'utf8'), 10);
+          process.kill(pid, 0);
+          return pid;
+        } catch {
+          return undefined;
+        }
+      };
+      // Killed twice while the loops go on: each kill lands among submissions in flight.
+      let killed: number | undefined;
+      for (let round = 0; round < 2; round++) {
+        await fresh.until(() => serving() !== undefined && serving() !== killed, 60_000);
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        killed = serving()!;
+        process.kill(killed, 'SIGKILL');
+      }
+      const runs = await Promise.all(loops);
+      const answered = runs.map((r) =>
+        r.stdout
+          .split('\n')
+          .map((line) => /^0 (array|job|probe) .*?(\d+)/.exec(line))
+          .filter((m) => m !== null)
+          .map((m) => ({ kind: m[1]!, id: Number(m[2]) })),
+      );
+      expect(answered.flat().length).toBeGreaterThan(20);
+      // Submissions after each kill started a new controller, which recovered the journal.
+      expect(serving()).not.toBe(killed);
+      // One loop's submissions follow each other: their ids only grow, across the restarts too.
+      for (const mine of answered) {
+        const firsts = mine.map((a) => a.id);
+        expect(firsts).toEqual([...firsts].sort((a, b) => a - b));
+      }
+      // No id given twice: an array holds its first id and the next two.
+      const taken = answered.flat().flatMap((a) => (a.kind === 'array' ? [a.id, a.id + 1, a.id + 2] : [a.id]));
+      expect(new Set(taken).size).toBe(taken.length);
+      // Every answered job is there.
+      const shown = await fresh.run('tscontrol', ['-o', 'show', 'job']);
+      const present = new Set([...shown.stdout.matchAll(/^JobId=(\d+) /gm)].map((m) => Number(m[1])));
+      const jobs = answered.flat().filter((a) => a.kind !== 'probe').flatMap((a) => (a.kind === 'array' ? [a.id, a.id + 1, a.id + 2] : [a.id]));
+      expect(jobs.filter((id) => !present.has(id))).toEqual([]);
+    } finally {
+      await fresh.run('tscancel', ['-u', String(process.getuid?.() ?? 0)]);
+      await fresh.stop();
+    }
+  }, 180_000);
+
   it('refuses a second controller on the same state directory', async () => {
     await ctl.run('tsbatch', ['--cluster', small, '--hold', '--wrap', 'true']);
     const pid = readFileSync(path.join(ctl.stateDir, 'tsctld.pid'), 'utf8').trim();

@@ -8,7 +8,7 @@ import { checkTrustedDir, checkTrustedFile } from '../../config/trusted-path.js'
 import { UserError } from '../../core/errors.js';
 import { slurm_strerror } from '../../core/errno.js';
 import { diskError, isDiskFull } from '../../core/disk-full.js';
-import { FIRST_JOB_ID, peekJobIds } from '../id-counters.js';
+import { FIRST_JOB_ID, JobIdCounter, peekJobIds, recoveredNextJobId } from '../id-counters.js';
 import { countLost, keepAside } from './damage.js';
 import path from 'node:path';
 import { quarantineInvalid } from './quarantine.js';
@@ -38,6 +38,8 @@ export class StateStore {
   private lastTry = 0;
   /** The recovered sequence number, while no journal could be opened. */
   private seq = 0;
+  /** The job ids: recovered, then taken by submissions (id-counters.ts). */
+  private ids = new JobIdCounter(FIRST_JOB_ID, undefined);
   /** Told when the journal stops or starts being writable (for the log). */
   onHealth: (message: string, failing: boolean) => void = () => {};
 
@@ -113,6 +115,8 @@ export class StateStore {
       seq = record.seq;
     }
     problems.push(...this.reportLoss(base, lostInSnapshot, replayed, damaged));
+    // Every record read counts, replayed or not: an id a record names was taken.
+    this.ids = new JobIdCounter(recoveredNextJobId(path.dirname(this.dir), base?.nextJobId, records), path.dirname(this.dir));
     quarantineInvalid(jobs, this.dir, problems);
     return { jobs, nodes, seq, problems };
   }
@@ -153,6 +157,19 @@ export class StateStore {
     checkTrustedDir(this.dir, 'controller state directory');
     for (const name of readdirSync(this.dir)) checkTrustedFile(path.join(this.dir, name), 'state file');
     checkTrustedFile(path.join(path.dirname(this.dir), 'next_job_id'), 'job id counter');
+  }
+
+  /**
+   * Takes `count` consecutive job ids and returns the first: durable once the journal record
+   * naming them is (a `submit`, or `next_job_id` for an id used up without a job).
+   */
+  takeJobIds(count: number): number {
+    return this.ids.take(count);
+  }
+
+  /** The id the next submission gets. */
+  get nextJobId(): number {
+    return this.ids.peek;
   }
 
   /**
@@ -241,12 +258,13 @@ export class StateStore {
 
   close(): void {
     this.journal?.close();
+    this.ids.close();
   }
 
   private saveSnapshot(state: Omit<Snapshot, 'savedAt' | 'nextJobId'>): void {
     if (this.volatile) return;
     // Every id below the counter is in this snapshot, or was purged, or was used up without a job.
-    const nextJobId = peekJobIds(path.dirname(this.dir))?.next ?? FIRST_JOB_ID;
+    const nextJobId = this.ids.peek;
     writeSnapshot(this.snapshotFile, { ...state, nextJobId, savedAt: Math.floor(Date.now() / 1000) });
     // The records up to state.seq are in the snapshot now; keep them one more round as
     // journal.old for a fall-back to job_state.old, and start an empty journal.

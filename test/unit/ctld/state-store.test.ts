@@ -2,7 +2,7 @@
 // plus later records come back, a torn last journal line is ignored, a damaged or foreign
 // snapshot falls back to .old (with journal.old replayed), and a newer format is refused.
 import { describe, expect, it } from 'vitest';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { StateStore } from '../../../src/ctld/state/state-store.js';
@@ -121,5 +121,56 @@ describe('state store', () => {
     ]);
     const kept = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { why: string; job: StoredJob });
     expect(kept.map((entry) => entry.job.id)).toEqual([1, 3, 4]);
+  });
+
+  // Job ids ride in the journal (id-counters.ts): the counter file is a mark written without
+  // fsync, which a power cut may lose; the ids must come back from the journal alone.
+  describe('job ids', () => {
+    const markFile = (store: StateStore) => path.join(path.dirname(store.dir), 'next_job_id');
+
+    it('go on past every journaled id after a crash, with the counter file lost', async () => {
+      const store = freshStore();
+      const first = store.takeJobIds(3);
+      for (let k = 0; k < 3; k++) await store.append({ t: 'submit', job: job(first + k) });
+      // --test-only's id: used up without a job, and never given again.
+      const probe = store.takeJobIds(1);
+      await store.append({ t: 'next_job_id', next: probe + 1 });
+      expect([first, probe]).toEqual([1, 4]);
+      expect(readFileSync(markFile(store), 'utf8')).toBe('5 5\n');
+      // No close(), and the mark gone: as after a power cut that kept only what was fsynced.
+      rmSync(markFile(store));
+      const again = new StateStore(path.dirname(store.dir));
+      again.recover();
+      expect(again.takeJobIds(1)).toBe(5);
+    });
+
+    it('go on past a snapshot whose jobs were purged, and past the journal of the previous snapshot', async () => {
+      const store = freshStore();
+      for (let k = 0; k < 7; k++) await store.append({ t: 'submit', job: job(store.takeJobIds(1)) });
+      await store.snapshot(() => ({ jobs: [], nodes: [] }));
+      rmSync(markFile(store));
+      const again = new StateStore(path.dirname(store.dir));
+      again.recover();
+      expect(again.nextJobId).toBe(8);
+    });
+
+    it('take over an older build\'s counter file, which then holds the mark alone', () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-state-'));
+      // An older build's counter: the next id, then the controller's own next (tsrun took the rest).
+      writeFileSync(path.join(dir, 'next_job_id'), '57 40\n');
+      const store = new StateStore(dir);
+      store.recover();
+      expect(readFileSync(path.join(dir, 'next_job_id'), 'utf8')).toBe('57 57\n');
+      expect(store.takeJobIds(2)).toBe(57);
+      expect(readFileSync(path.join(dir, 'next_job_id'), 'utf8')).toBe('59 59\n');
+    });
+
+    it('stay in memory for a simulation', () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'tslurm-state-'));
+      const store = new StateStore(dir, true);
+      store.recover();
+      expect(store.takeJobIds(1)).toBe(1);
+      expect(existsSync(path.join(dir, 'next_job_id'))).toBe(false);
+    });
   });
 });
