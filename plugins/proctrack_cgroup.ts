@@ -19,9 +19,13 @@
 // included; see lib/cgroup-memory.ts for where. A step without a memory request is not
 // limited. `proctrack_p_oom_events` counts the oom kills so that the step ends OUT_OF_MEMORY.
 // With `constrain_ram_space` and no writable memory controller `init` fails and says why.
+//
+// The cgroup and /proc files are read and written synchronously: they are the kernel's, never
+// a disk's, and answer in microseconds, where a trip through Node's thread pool costs a wake-up
+// of the step host each (milliseconds on a loaded host, a dozen of them per step).
 import { constants } from 'node:os';
-import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   SLURM_BATCH_SCRIPT,
@@ -35,7 +39,7 @@ import {
   type Rc,
 } from '../src/plugin-api/index.js';
 import { killUntilEmpty } from './lib/kill-wait.js';
-import { isLive, readProc } from './lib/proc-table.js';
+import { isLive, readProcSync } from './lib/proc-table.js';
 import { findMemoryHierarchy, limitStep, oomKills, removeV1, type MemoryHierarchy } from './lib/cgroup-memory.js';
 
 export const plugin_name = 'Process tracking via linux cgroup freezer subsystem';
@@ -204,8 +208,8 @@ export async function proctrack_p_add(step: ProctrackStep, pid: number): Promise
   if (container === undefined) return fail(EINVAL, `proctrack/cgroup: step ${step.jobid}.${step.stepid} has no container`);
   const { dir, memoryDir } = container;
   try {
-    if (memoryDir !== undefined) await writeFile(path.join(memoryDir, 'cgroup.procs'), String(pid));
-    await writeFile(path.join(dir, 'cgroup.procs'), String(pid));
+    if (memoryDir !== undefined) writeFileSync(path.join(memoryDir, 'cgroup.procs'), String(pid));
+    writeFileSync(path.join(dir, 'cgroup.procs'), String(pid));
     return SLURM_SUCCESS;
   } catch (error) {
     // A task that already ended cannot be moved; the host accepts that (see proctrack/pgid).
@@ -217,16 +221,17 @@ export async function proctrack_p_add(step: ProctrackStep, pid: number): Promise
 export async function proctrack_p_signal(cont_id: bigint, signal: number): Promise<Rc> {
   const dir = containers.get(cont_id)?.dir;
   if (dir === undefined) return fail(ESRCH);
-  const pids = await livePids(dir);
-  if (signal === 0) return pids.length > 0 ? SLURM_SUCCESS : fail(ESRCH);
+  // SIGKILL needs no list of members: the kernel kills them all, an empty cgroup included.
   if (signal === constants.signals.SIGKILL) {
     try {
-      await writeFile(path.join(dir, 'cgroup.kill'), '1');
+      writeFileSync(path.join(dir, 'cgroup.kill'), '1');
       return SLURM_SUCCESS;
     } catch {
       // an older kernel without cgroup.kill: one kill per member, as below
     }
   }
+  const pids = livePids(dir);
+  if (signal === 0) return pids.length > 0 ? SLURM_SUCCESS : fail(ESRCH);
   for (const pid of pids) {
     try {
       process.kill(pid, signal);
@@ -269,13 +274,13 @@ export async function proctrack_p_find(pid: number): Promise<bigint | null> {
 
 export async function proctrack_p_has_pid(cont_id: bigint, pid: number): Promise<boolean> {
   const dir = containers.get(cont_id)?.dir;
-  return dir !== undefined && (await livePids(dir)).includes(pid);
+  return dir !== undefined && livePids(dir).includes(pid);
 }
 
 export async function proctrack_p_wait(cont_id: bigint): Promise<Rc> {
   const dir = containers.get(cont_id)?.dir;
   if (dir === undefined) return fail(EINVAL);
-  const result = await killUntilEmpty(() => livePids(dir), () => proctrack_p_signal(cont_id, constants.signals.SIGKILL), unkillableTimeout);
+  const result = await killUntilEmpty(async () => livePids(dir), () => proctrack_p_signal(cont_id, constants.signals.SIGKILL), unkillableTimeout);
   if (result.empty) return SLURM_SUCCESS;
   return fail(EBUSY, `Unable to destroy container ${cont_id} in cgroup plugin, giving up after ${result.elapsedSeconds} sec`);
 }
@@ -290,17 +295,17 @@ export async function proctrack_p_get_pids(cont_id: bigint): Promise<number[] | 
 }
 
 // The members of a cgroup still running (zombies left out: they cannot be killed away).
-async function livePids(dir: string): Promise<number[]> {
+function livePids(dir: string): number[] {
   let text: string;
   try {
-    text = await readFile(path.join(dir, 'cgroup.procs'), 'utf8');
+    text = readFileSync(path.join(dir, 'cgroup.procs'), 'utf8');
   } catch {
     return [];
   }
   const pids = text.split('\n').filter(Boolean).map(Number);
   const live: number[] = [];
   for (const pid of pids) {
-    const entry = await readProc(pid);
+    const entry = readProcSync(pid);
     if (entry && isLive(entry)) live.push(pid);
   }
   return live.sort((a, b) => a - b);

@@ -1,6 +1,7 @@
 // A snapshot of /proc for the proctrack plugins: pid, parent, process group and state of every
 // process, read from /proc/<pid>/stat (comm may hold spaces and ')', so fields are counted
 // from the last ')').
+import { readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 
 export interface ProcEntry {
@@ -24,6 +25,15 @@ export async function readProc(pid: number | 'self'): Promise<ProcEntry | null> 
   try {
     const text = await readFile(`/proc/${pid}/stat`, 'latin1');
     return parseStat(pid === 'self' ? process.pid : pid, text);
+  } catch {
+    return null;
+  }
+}
+
+/** readProc without the thread pool: a /proc file is the kernel's, read in microseconds. */
+export function readProcSync(pid: number): ProcEntry | null {
+  try {
+    return parseStat(pid, readFileSync(`/proc/${pid}/stat`, 'latin1'));
   } catch {
     return null;
   }

@@ -4,7 +4,7 @@
 // rusage the task exec helper reports where it waits for the program (batch scripts), and the
 // step cgroup's cpu.stat and memory.peak when proctrack/cgroup made one. Frequency 0 takes no samples, only the final figures (Slurm's
 // JobAcctGatherFrequency=0).
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NodeUsage, TaskUsage } from '../../protocol/step-usage.js';
 import { parentsOf, sampleTree, type ProcSample } from './proc-tree.js';
@@ -72,13 +72,16 @@ export class NodeUsageGatherer {
     this.report?.({ node: this.node, tasks: this.tasks.map((t) => liveFigure(t)) });
   }
 
-  /** The step cgroup's own counters: read before the container is destroyed. */
+  /**
+   * The step cgroup's own counters: read before the container is destroyed. Synchronously: a
+   * cgroup file is the kernel's, and a trip through the thread pool would cost a wake-up.
+   */
   async readCgroup(dir: string | undefined): Promise<void> {
     if (dir === undefined) return;
-    const cpu = await readFile(path.join(dir, 'cpu.stat'), 'utf8').catch(() => undefined);
+    const cpu = readKernelFile(path.join(dir, 'cpu.stat'));
     if (cpu === undefined) return;
     const field = (name: string): number => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(cpu)?.[1] ?? 0);
-    const peak = await readFile(path.join(dir, 'memory.peak'), 'utf8').catch(() => undefined);
+    const peak = readKernelFile(path.join(dir, 'memory.peak'));
     const peakBytes = peak === undefined ? Number.NaN : Number(peak.trim());
     this.cgroupFigures = {
       userCpuUsec: field('user_usec'),
@@ -123,4 +126,12 @@ function finalFigure(t: Tracked, rusage: Rusage | undefined): TaskUsage {
     readBytes: read,
     writeBytes: written,
   };
+}
+
+function readKernelFile(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
