@@ -1,8 +1,8 @@
 // A snapshot of /proc for the proctrack plugins: pid, parent, process group and state of every
 // process, read from /proc/<pid>/stat (comm may hold spaces and ')', so fields are counted
 // from the last ')').
-import { readFileSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 export interface ProcEntry {
   pid: number;
@@ -39,11 +39,21 @@ export function readProcSync(pid: number): ProcEntry | null {
   }
 }
 
-/** Every process readable now (a process may vanish between readdir and read: it is left out). */
+/**
+ * Every process readable now (a process may vanish between readdir and read: it is left out).
+ * One file at a time, synchronously: a /proc read never waits on a disk, while reading them all
+ * at once through the thread pool opened a descriptor per process on the host at the same
+ * time (thousands on a busy host, for each step signalled or waited for at that moment),
+ * enough to run a step host out of descriptors (EMFILE) when many steps end together.
+ */
 export async function procTable(): Promise<ProcEntry[]> {
-  const pids = (await readdir('/proc')).filter((name) => /^[0-9]+$/.test(name)).map(Number);
-  const entries = await Promise.all(pids.map((pid) => readProc(pid)));
-  return entries.filter((e): e is ProcEntry => e !== null);
+  const entries: ProcEntry[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(name)) continue;
+    const entry = readProcSync(Number(name));
+    if (entry !== null) entries.push(entry);
+  }
+  return entries;
 }
 
 /** Not a zombie (Slurm: "Defunct, don't try to kill"), which lingers under a PID 1 that does not reap. */

@@ -108,8 +108,8 @@ export class BatchJobs implements Launcher {
     try {
       job.stepdPid = (await this.local.send('batch-launch', { spec, script: job.desc.script, gen: job.requeueCount })).pid;
     } catch (error) {
+      // Logged once, by finish() below.
       failure = `batch step could not start: ${(error as Error).message}`;
-      ctl.log.error(`job ${record.job_id}: ${failure}`);
     }
     await ctl.sched.newalloc(record);
     await ctl.journalProgress(job);

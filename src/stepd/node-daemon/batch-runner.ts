@@ -16,9 +16,14 @@ import { jobDirFiles, makeJobDir, readStoredResult, removeJobDir, type BatchResu
 import { startBatchStep, type HostGuard, type RunningBatchStep } from '../batch-step.js';
 import type { ContainerPlugins } from '../step-container.js';
 import type { PluginSettings } from '../../plugin-host/create.js';
-import { runAsFor } from '../run-as.js';
+import { runAsFor, type RunAs } from '../run-as.js';
+import { UserError } from '../../core/errors.js';
+import { slurm_strerror } from '../../core/errno.js';
 
 const RETRY_MS = 1000;
+/** How long a launch waits for file descriptors to be freed: 20 tries, 100 ms apart. */
+const OUT_OF_FDS_TRIES = 20;
+const OUT_OF_FDS_WAIT_MS = 100;
 
 /** The controller's `batch-launch`: the spec, the script, and which launch of the job this is (its requeue count). */
 export type BatchLaunch = StepdBody<'batch-launch'>;
@@ -65,19 +70,8 @@ export class BatchRunner {
     this.steps.get(jobId)?.step.kill({ cause: 'REQUEUE', at: Math.floor(Date.now() / 1000) });
     await this.removing.get(jobId);
     const files = jobDirFiles(spool, jobId);
-    makeJobDir(spool, jobId);
-    writeFileSync(files.script, request.script, { mode: 0o700 });
-    if (runAs) {
-      // The script runs as the job's user, who must reach it: the script is theirs (0700), the
-      // directories above it may be passed through but not listed, and what the host keeps
-      // beside it stays root's (the user cannot forge a result).
-      chmodSync(path.dirname(path.dirname(files.dir)), 0o711);
-      chmodSync(path.dirname(files.dir), 0o711);
-      chmodSync(files.dir, 0o711);
-      chownSync(files.script, runAs.uid, runAs.gid);
-    }
     const launch: LaunchRecord = { node: request.spec.nodeName, gen: request.gen };
-    writeFileSync(files.launch, JSON.stringify(launch), { mode: 0o600 });
+    await this.writeJobFiles(jobId, request.script, launch, runAs);
     const spec = { ...request.spec, script: files.script, ...(runAs && { runAs }) };
     const step = startBatchStep(spec, () => this.options.plugins(spec.plugins), this.options.guard);
     this.steps.set(jobId, { launch, step });
@@ -87,6 +81,43 @@ export class BatchRunner {
       (result) => this.ended(jobId, step, launch, result),
       (error: Error) => this.ended(jobId, step, launch, { status: 1 << 8, cause: null, failure: `batch step failed: ${error.message}` }),
     );
+  }
+
+  /**
+   * The job's directory, its script and its launch record. A host out of file descriptors
+   * (EMFILE, ENFILE: its running steps hold them) waits a little for some to be freed; any
+   * other failure, or one that lasts, refuses the launch with what went wrong, which the job's
+   * end then says, rather than the "Slurm internal error" of a defect.
+   */
+  private async writeJobFiles(jobId: number, script: string, launch: LaunchRecord, runAs: RunAs | undefined): Promise<void> {
+    const { spool } = this.options;
+    const files = jobDirFiles(spool, jobId);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        makeJobDir(spool, jobId);
+        writeFileSync(files.script, script, { mode: 0o700 });
+        if (runAs) {
+          // The script runs as the job's user, who must reach it: the script is theirs (0700), the
+          // directories above it may be passed through but not listed, and what the host keeps
+          // beside it stays root's (the user cannot forge a result).
+          chmodSync(path.dirname(path.dirname(files.dir)), 0o711);
+          chmodSync(path.dirname(files.dir), 0o711);
+          chmodSync(files.dir, 0o711);
+          chownSync(files.script, runAs.uid, runAs.gid);
+        }
+        writeFileSync(files.launch, JSON.stringify(launch), { mode: 0o600 });
+        return;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        const why = systemText(error as Error);
+        if ((code === 'EMFILE' || code === 'ENFILE') && attempt < OUT_OF_FDS_TRIES) {
+          if (attempt === 1) this.options.log.error(`job ${jobId}: cannot write its batch script now (${why}); trying again`);
+          await new Promise((resolve) => setTimeout(resolve, OUT_OF_FDS_WAIT_MS));
+          continue;
+        }
+        throw new UserError(`cannot write the batch script of job ${jobId} into ${files.dir}: ${why}`);
+      }
+    }
   }
 
   /** The batch steps running here, for the registration and the controller's re-attach. */
@@ -207,4 +238,10 @@ export class BatchRunner {
       return undefined;
     }
   }
+}
+
+// The C library's text for a system error (what Slurm prints for it), else the message.
+function systemText(error: Error): string {
+  const errno = (error as NodeJS.ErrnoException).errno;
+  return typeof errno === 'number' ? slurm_strerror(Math.abs(errno)) : error.message;
 }
