@@ -207,6 +207,10 @@ export async function proctrack_p_add(step: ProctrackStep, pid: number): Promise
   const container = step.cont_id === null ? undefined : containers.get(step.cont_id);
   if (container === undefined) return fail(EINVAL, `proctrack/cgroup: step ${step.jobid}.${step.stepid} has no container`);
   const { dir, memoryDir } = container;
+  // The task has usually joined by itself already (proctrack_p_join): moving a process, even
+  // into the cgroup it is in, takes the kernel's lock on every cgroup migration, for
+  // milliseconds on a busy host, so only a task not there yet is moved.
+  if (memoryDir === undefined && inCgroup(pid, dir)) return SLURM_SUCCESS;
   try {
     if (memoryDir !== undefined) writeFileSync(path.join(memoryDir, 'cgroup.procs'), String(pid));
     writeFileSync(path.join(dir, 'cgroup.procs'), String(pid));
@@ -216,6 +220,19 @@ export async function proctrack_p_add(step: ProctrackStep, pid: number): Promise
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ESRCH' ? fail(ESRCH) : fail(EINVAL, `proctrack/cgroup: cannot add ${pid} to ${dir}: ${(error as Error).message}`);
   }
+}
+
+// Whether `pid`'s cgroup v2 (its /proc/PID/cgroup line `0::PATH`, PATH from the hierarchy's
+// root or the host's cgroup namespace) is `dir`.
+function inCgroup(pid: number, dir: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/cgroup`, 'utf8');
+  } catch {
+    return false;
+  }
+  const v2 = text.split('\n').find((line) => line.startsWith('0::'))?.slice(3);
+  return v2 !== undefined && v2 !== '/' && dir.endsWith(v2);
 }
 
 export async function proctrack_p_signal(cont_id: bigint, signal: number): Promise<Rc> {
