@@ -1,6 +1,7 @@
 // Builds the native helpers into dist/native/ when their toolchain is present: the task exec
 // helper (native/task-exec, see stepd/task-pid.ts), the step guard (native/step-guard, see
-// stepd/reaper.ts; without it the Node reaper is used) and the PMIx
+// stepd/reaper.ts; without it the Node reaper is used), the spawn server (native/spawn-server,
+// see os/spawn-server.ts; without it the step host forks with Node's spawn) and the PMIx
 // server helper of mpi/pmix (native/pmix-server), which needs libpmix-dev (found through
 // pkg-config) and a C compiler. Anything missing is not a build failure: the helper is simply
 // not built, and `tsrun --mpi=pmix` says so.
@@ -22,13 +23,14 @@ function run(cmd, args) {
  */
 export function buildNative(root) {
   const cc = process.env.CC || ['cc', 'gcc', 'clang'].find((c) => run(c, ['--version']) !== undefined);
-  if (!cc) return 'native: no C compiler found, task exec, step guard, pty and mpi/pmix helpers not built';
+  if (!cc) return 'native: no C compiler found, task exec, step guard, spawn server, pty and mpi/pmix helpers not built';
   const taskNote = buildTaskExec(cc, root);
   const guardNote = buildPlain(cc, root, 'step-guard/tsstep_guard.c', 'tsstep_guard', 'step guard not built (the Node reaper guards steps)');
   const pmixNote = buildPmixServer(cc, root);
   const ptyNote = buildPty(cc, root);
   const peerNote = buildPlain(cc, root, 'peer-cred/tspeercred.c', 'tspeercred', "tsrestd's local socket needs a token (no peer uid)");
-  return [taskNote, guardNote, pmixNote, ptyNote, peerNote].filter(Boolean).join('\n') || undefined;
+  const spawnNote = buildPlain(cc, root, 'spawn-server/tsspawn_server.c', 'tsspawn_server', "spawn server not built (the step host forks its tasks with Node's spawn)");
+  return [taskNote, guardNote, pmixNote, ptyNote, peerNote, spawnNote].filter(Boolean).join('\n') || undefined;
 }
 
 // A helper in plain C with no library.

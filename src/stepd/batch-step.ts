@@ -3,9 +3,9 @@
 // kill order honoured with Slurm's message in the job's output, its signals passed on, and the
 // script's end turned into the job's result. Nothing here is per-process state of its own:
 // many batch steps run side by side in one step host.
-import { startChild, type ChildProcess } from '../os/spawn.js';
+import type { ChildProcess } from '../os/spawn.js';
 import type { Readable } from 'node:stream';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, openSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { formatSlurmDate } from '../core/time-string.js';
@@ -14,6 +14,7 @@ import { envArrayToObject } from '../core/env-array.js';
 import { oomEventsMessage, SIG_OOM } from '../core/oom.js';
 import { StepContainer, type ContainerPlugins } from './step-container.js';
 import { taskExecHelper } from './task-pid.js';
+import { startHostChild } from './host-spawn.js';
 import { stepEnvOver } from './step-env.js';
 import type { ContainerTask } from '../plugin-api/job-container.js';
 import type { ProctrackOrphanPlan } from '../plugin-api/proctrack.js';
@@ -143,9 +144,13 @@ interface OutputFds {
   in: number;
 }
 
-/** The script's stdio, opened as slurmstepd opens them; a failure is returned as text. */
+/**
+ * The script's stdio, opened as slurmstepd opens them (O_APPEND in both modes, so the script's
+ * writes and the step's own lines never overwrite each other); a failure is returned as text.
+ */
 function openOutput(spec: BatchSpec): OutputFds | string {
-  const flags = spec.openMode === 'append' ? 'a' : 'w';
+  const { O_APPEND, O_CREAT, O_TRUNC, O_WRONLY } = fsConstants;
+  const flags = O_WRONLY | O_CREAT | O_APPEND | (spec.openMode === 'append' ? 0 : O_TRUNC);
   let current = spec.stdout;
   const opened: number[] = [];
   try {
@@ -191,8 +196,8 @@ async function runScript(spec: BatchSpec, plugins: ContainerPlugins, fds: Output
   // The job's container may hide the directory (job_container/tmpfs's private /tmp).
   if (task.cwdError !== undefined) chdirFailed(spec, fds.err, cwd, task.cwdError);
   // The umask is the process's: set for the spawn alone (the child inherits it), then restored.
-  const { child, ended } = withUmask(spec.umask, () =>
-    startChild(task.argv, {
+  const { child, ended } = await withUmask(spec.umask, () =>
+    startHostChild(task.argv, {
       cwd: task.cwd ?? cwd,
       env: envArrayToObject(env),
       // Its own process group: signals to the host's group do not reach it, and the guard

@@ -188,7 +188,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       cwdReported ||= joined.cwdError !== undefined;
       const spawnCwd = joined.cwd ?? cwd;
       const command = containerWrapped ? joined.argv : asSpawned(spec, joined.argv, program, envForTask, spawnCwd);
-      const spawned = spawnTask(command, envForTask, spawnCwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
+      const spawned = await spawnTask(command, envForTask, spawnCwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
       tasks.push({ taskId, spawned, epilogEnv });
       // Sampled from /proc (and the step cgroup's counters): the task stays Node's own child, so
       // its exit, and the order in which signals end it, are the program's own (see usage/).

@@ -1,7 +1,9 @@
 // Starting one task as a real process. Each task leads its own process group (detached →
 // setsid), so a signal to the group reaches everything it started, and tsrun's own Ctrl-C is
-// not delivered to it behind our back: the step daemon decides what the tasks get.
-import { ChildProcess, startChild, type ChildEnd } from '../os/spawn.js';
+// not delivered to it behind our back: the step daemon decides what the tasks get. The step
+// host's spawn server forks it (host-spawn.ts), so spawning resolves once it runs.
+import { ChildProcess, type ChildEnd } from '../os/spawn.js';
+import { startHostChild } from './host-spawn.js';
 import type { Duplex, Stream } from 'node:stream';
 import { envArrayToObject } from '../core/env-array.js';
 
@@ -21,18 +23,18 @@ export type TaskOutcome = ChildEnd;
 /** The command line, or the command line with the uid and gid Node itself switches to. */
 export type SpawnArgv = readonly string[] | { argv: readonly string[]; uid: number; gid: number };
 
-export function spawnTask(
+export async function spawnTask(
   command: SpawnArgv,
   env: readonly string[],
   cwd: string,
   extraFds: readonly (number | Stream)[] = [],
   stdin: 'pipe' | 'ignore' = 'pipe',
   pipes = 0,
-): SpawnedTask {
+): Promise<SpawnedTask> {
   const argv = 'argv' in command ? command.argv : command;
   const ids = 'argv' in command ? { uid: command.uid, gid: command.gid } : {};
-  // Each extra 'pipe' is a socketpair (libuv): the task gets a connected socket as that fd.
-  const { child, ended: exit, closed } = startChild(argv, {
+  // Each extra 'pipe' is a connected socket: the task gets it as that fd.
+  const { child, ended: exit, closed } = await startHostChild(argv, {
     cwd,
     env: envArrayToObject(env),
     detached: true,

@@ -107,7 +107,7 @@ async function runScript(
     ...(taskExec !== undefined && { taskExec }),
   };
   await ctx.container.join(task);
-  const spawned = spawnTask(task.argv, env, task.cwd ?? ctx.cwd, [], 'ignore');
+  const spawned = await spawnTask(task.argv, env, task.cwd ?? ctx.cwd, [], 'ignore');
   const { child } = spawned;
   if (onStdout) child.stdout?.on('data', onStdout);
   else child.stdout?.resume();

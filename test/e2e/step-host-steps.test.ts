@@ -50,13 +50,15 @@ describe('the step host runs the steps of tsrun', () => {
   it('two tsruns started at once on a fresh state directory share one step host', async () => {
     const stateDir = mkdtempSync(path.join(tmpdir(), 'tslurm-host-steps-'));
     const env = { TSLURM_STATE_DIR: stateDir };
-    // Each task names its parent: the step host that runs it.
-    const [a, b] = await Promise.all([0, 1].map(() => runBin('tsrun', ['-n1', 'sh', '-c', 'cat /proc/$PPID/cmdline | tr "\\0" " "; echo; echo $PPID'], { env })));
+    // Each task names its parent, the step host's spawn server, and the server's: the step host.
+    const script = 'cat /proc/$PPID/comm; h=$(cut -d" " -f4 /proc/$PPID/stat); cat /proc/$h/cmdline | tr "\\0" " "; echo; echo $h';
+    const [a, b] = await Promise.all([0, 1].map(() => runBin('tsrun', ['-n1', 'sh', '-c', script], { env })));
     expect(a!.exitCode).toBe(0);
     expect(b!.exitCode).toBe(0);
     const parent = (out: string) => out.trim().split('\n');
-    expect(parent(a!.stdout)[0]).toMatch(/tsstepd\.js --embedded/);
-    expect(parent(a!.stdout)[1]).toBe(parent(b!.stdout)[1]);
-    expect(parent(a!.stdout)[1]).toBe(String(hostPid(stateDir)));
+    expect(parent(a!.stdout)[0]).toBe('tsspawn_server');
+    expect(parent(a!.stdout)[1]).toMatch(/tsstepd\.js --embedded/);
+    expect(parent(a!.stdout)[2]).toBe(parent(b!.stdout)[2]);
+    expect(parent(a!.stdout)[2]).toBe(String(hostPid(stateDir)));
   });
 });

@@ -1,0 +1,260 @@
+// The step host's client of its spawn server (native/spawn-server): Node's own spawn forks the
+// whole Node process and holds its event loop until the child has exec'd (milliseconds per
+// task at a step host's heap), so the step host asks a small C process, started once, to fork
+// its tasks and batch scripts instead. A child's stdio pipes are sockets it connects back to
+// this process with before its execve (Node cannot receive descriptors), naming itself with a
+// secret token; a file descriptor of ours is reopened by the child through /proc when that is
+// the same (see fd-plan.ts). What the server cannot do, or a host without the helper (no C
+// compiler at build time), goes through Node's spawn as before: startServedChild decides.
+import net, { type Server, type Socket } from 'node:net';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { constants as osConstants, tmpdir } from 'node:os';
+import path from 'node:path';
+import { getSystemErrorName } from 'node:util';
+import { PassThrough, type Duplex } from 'node:stream';
+import { ChildProcess, startChild, type ChildEnd, type ChildOptions, type StartedChild } from './spawn.js';
+import { encodeHello, encodeSpawn, ReplyReader, type FdPlan, type Reply } from './spawn-server-frames.js';
+import { fdPlans } from './fd-plan.js';
+import { ServedChild } from './served-child.js';
+
+const SECRET_BYTES = 16;
+const TOKEN_BYTES = SECRET_BYTES + 8;
+/** sun_path holds 108 bytes with its NUL. */
+const SOCKET_PATH_MAX = 107;
+
+let current: SpawnServer | undefined;
+
+/**
+ * Starts `argv` as startChild does, through the spawn server `helper` when it is given and can
+ * start this child, else through Node's spawn. Resolves once the child runs (or failed to).
+ */
+export async function startServedChild(helper: string | undefined, argv: readonly string[], options: ChildOptions = {}): Promise<StartedChild> {
+  const plans = helper === undefined ? undefined : fdPlans(options.stdio);
+  const server = plans && serverFor(helper!);
+  if (!server) return startChild(argv, options);
+  return server.spawn(argv, options, plans!);
+}
+
+/** The pid of the spawn server this process runs now, if any (for tests and logs). */
+export function spawnServerPid(): number | undefined {
+  return current?.pid;
+}
+
+function serverFor(helper: string): SpawnServer | undefined {
+  if (current?.usable) return current;
+  try {
+    current = new SpawnServer(helper);
+  } catch {
+    current = undefined; // no socket of ours to connect back to: Node's spawn does it all
+  }
+  return current;
+}
+
+interface Waiting {
+  argv: readonly string[];
+  options: ChildOptions;
+  group: boolean;
+  /** Indices of the streams still to connect back. */
+  expect: Set<number>;
+  streams: (Socket | null)[];
+  pid?: number;
+  exit?: { code: number; signal: number };
+  resolve(started: StartedChild): void;
+}
+
+class SpawnServer {
+  usable = true;
+  readonly pid: number | undefined;
+  private readonly secret = randomBytes(SECRET_BYTES);
+  private readonly waiting = new Map<number, Waiting>();
+  private readonly running = new Map<number, { child: ServedChild; group: boolean }>();
+  private readonly listener: Server;
+  private readonly process: ChildProcess;
+  private readonly dir: string;
+  private nextId = 1;
+
+  constructor(helper: string) {
+    this.dir = mkdtempSync(path.join(runtimeBase(), 'tslurm-spawn-'));
+    const socketPath = path.join(this.dir, 's');
+    if (Buffer.byteLength(socketPath) > SOCKET_PATH_MAX) {
+      rmSync(this.dir, { recursive: true, force: true });
+      throw new Error(`socket path too long: ${socketPath}`);
+    }
+    // Listening is synchronous for a Unix socket: a child may connect from the first request on.
+    this.listener = net.createServer((socket) => this.accepted(socket)).listen(socketPath);
+    this.listener.on('error', () => this.lost(undefined));
+    this.listener.unref();
+    // Its own session: a Ctrl-C at the terminal of a foreground tsstepd does not reach it.
+    const started = startChild([helper], { stdio: ['pipe', 'pipe', 'inherit'], detached: true });
+    this.process = started.child;
+    this.pid = started.child.pid;
+    this.process.unref();
+    const reader = new ReplyReader();
+    this.process.stdout!.on('data', (chunk: Buffer) => reader.push(chunk).forEach((reply) => this.replied(reply)));
+    // Gone only once its last replies are read (the pipe closed) and it has exited.
+    void started.closed.then(() => started.ended).then((end) => this.lost(end));
+    this.process.stdin!.write(encodeHello(this.secret, socketPath));
+    this.updateRef();
+  }
+
+  spawn(argv: readonly string[], options: ChildOptions, fds: readonly FdPlan[]): Promise<StartedChild> {
+    const id = this.nextId++;
+    const group = options.detached === true;
+    const request = encodeSpawn({
+      id,
+      argv,
+      env: envEntries(options.env ?? process.env),
+      cwd: options.cwd ?? process.cwd(),
+      setsid: group,
+      ids: options.uid !== undefined || options.gid !== undefined ? { uid: options.uid ?? process.getuid!(), gid: options.gid ?? process.getgid!() } : undefined,
+      // The child takes the umask this process has now, as a forked child would.
+      umask: currentUmask(),
+      fds,
+    });
+    const expect = new Set(fds.flatMap((plan, i) => (plan.kind === 'connect' ? [i] : [])));
+    return new Promise((resolve) => {
+      this.waiting.set(id, { argv, options, group, expect, streams: fds.map(() => null), resolve });
+      this.process.stdin!.write(request);
+      this.updateRef();
+    });
+  }
+
+  private replied(reply: Reply): void {
+    const waiting = this.waiting.get(reply.id);
+    if (reply.type === 'started' && waiting) {
+      waiting.pid = reply.pid;
+      this.settle(reply.id, waiting);
+    } else if (reply.type === 'failed' && waiting) {
+      this.waiting.delete(reply.id);
+      waiting.streams.forEach((stream) => stream?.destroy());
+      waiting.resolve(notStarted(waiting.argv, getSystemErrorName(-reply.errno)));
+    } else if (reply.type === 'ended') {
+      const running = this.running.get(reply.id);
+      if (running) {
+        this.running.delete(reply.id);
+        running.child.ended(reply.code, reply.signal);
+      } else if (waiting) waiting.exit = { code: reply.code, signal: reply.signal };
+    }
+    this.updateRef();
+  }
+
+  // A child's stream connecting back: its token first, then it is that child's fd.
+  private accepted(socket: Socket): void {
+    socket.on('error', () => {}); // a child's stream reset is its end, not ours
+    const onReadable = (): void => {
+      const token = (socket.read(TOKEN_BYTES) as Buffer | null) ?? (socket.readableEnded ? Buffer.alloc(0) : null);
+      if (token === null) return;
+      socket.off('readable', onReadable);
+      this.route(socket, token);
+    };
+    socket.on('readable', onReadable);
+  }
+
+  private route(socket: Socket, token: Buffer): void {
+    const genuine = token.length === TOKEN_BYTES && timingSafeEqual(token.subarray(0, SECRET_BYTES), this.secret);
+    const id = genuine ? token.readUInt32LE(SECRET_BYTES) : 0;
+    const index = genuine ? token.readUInt32LE(SECRET_BYTES + 4) : 0;
+    const waiting = this.waiting.get(id);
+    if (!waiting?.expect.delete(index)) return void socket.destroy();
+    waiting.streams[index] = socket;
+    this.settle(id, waiting);
+  }
+
+  // Started and every stream connected: the child is handed over.
+  private settle(id: number, waiting: Waiting): void {
+    if (waiting.pid === undefined || waiting.expect.size > 0) return;
+    this.waiting.delete(id);
+    const child = new ServedChild(waiting.pid, waiting.streams.map(unlessGone), waiting.argv);
+    const ended = new Promise<ChildEnd>((resolve) => child.once('exit', () => resolve(child.end())));
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    waiting.resolve({ child, ended, closed });
+    if (waiting.exit) child.ended(waiting.exit.code, waiting.exit.signal);
+    else this.running.set(id, { child, group: waiting.group });
+  }
+
+  /**
+   * The server is gone (killed: it never leaves on its own while we live). Its children are
+   * orphans whose ends nobody can report now, so they are killed, and end so; requests it
+   * never answered fail, or, when it never ran at all, start through Node's spawn instead.
+   */
+  private lost(end: ChildEnd | undefined): void {
+    if (!this.usable) return;
+    this.usable = false;
+    this.listener.close();
+    rmSync(this.dir, { recursive: true, force: true });
+    if (this.running.size > 0) process.stderr.write(`tsspawn_server ${this.pid ?? ''} is gone: killing its ${this.running.size} children, whose ends it can no longer report\n`);
+    for (const { child, group } of this.running.values()) {
+      for (const target of group ? [-child.pid!, child.pid!] : [child.pid!]) {
+        try {
+          process.kill(target, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      child.ended(0, osConstants.signals.SIGKILL);
+    }
+    this.running.clear();
+    const neverRan = end?.kind === 'exec-failed';
+    for (const waiting of this.waiting.values()) {
+      waiting.streams.forEach((stream) => stream?.destroy());
+      waiting.resolve(neverRan ? startChild(waiting.argv, waiting.options) : notStarted(waiting.argv, 'ECHILD'));
+    }
+    this.waiting.clear();
+    this.updateRef();
+  }
+
+  // The server's pipe keeps this process alive while a child is starting or running, as
+  // Node's own child handles do, and not otherwise.
+  private updateRef(): void {
+    const stdout = this.process.stdout as Socket | null;
+    if (this.usable && this.waiting.size + this.running.size > 0) stdout?.ref();
+    else stdout?.unref();
+  }
+}
+
+/**
+ * A stream that reached its end while the child was being handed over (net ends an empty
+ * stream at its EOF, read or not) is replaced by an empty one that ends when read, as the
+ * stream of a Node child would still do for whoever reads it.
+ */
+function unlessGone(stream: Socket | null): Duplex | null {
+  if (!stream || !(stream.readableEnded || stream.destroyed)) return stream;
+  const empty = new PassThrough();
+  empty.end();
+  return empty;
+}
+
+/** A child that never ran, as Node's spawn leaves one: no pid, an exec failure as its end. */
+function notStarted(argv: readonly string[], errno: string): StartedChild {
+  const child = Object.assign(new ChildProcess(), { stdin: null, stdout: null, stderr: null, stdio: [null, null, null] });
+  const end: ChildEnd = { kind: 'exec-failed', errno, message: `spawn ${argv[0]} ${errno}` };
+  return { child, ended: Promise.resolve(end), closed: Promise.resolve() };
+}
+
+function envEntries(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env).flatMap(([key, value]) => (value === undefined ? [] : [`${key}=${value}`]));
+}
+
+function currentUmask(): number {
+  const mask = process.umask(0o022);
+  process.umask(mask);
+  return mask;
+}
+
+/**
+ * Where the socket's private directory goes: a runtime directory rather than /tmp, which a
+ * step host started from inside a job (job_container/tmpfs) would see privately.
+ */
+function runtimeBase(): string {
+  for (const dir of [process.env.XDG_RUNTIME_DIR, process.getuid?.() === 0 ? '/run' : undefined]) {
+    if (!dir || !path.isAbsolute(dir)) continue;
+    try {
+      accessSync(dir, constants.W_OK | constants.X_OK);
+      return dir;
+    } catch {
+      // not there or not ours: the next one
+    }
+  }
+  return tmpdir();
+}
