@@ -133,7 +133,7 @@ class SpawnServer {
       const running = this.running.get(reply.id);
       if (running) {
         this.running.delete(reply.id);
-        running.child.ended(reply.code, reply.signal);
+        endLater(running.child, reply.code, reply.signal);
       } else if (waiting) waiting.exit = { code: reply.code, signal: reply.signal };
     }
     this.updateRef();
@@ -169,7 +169,7 @@ class SpawnServer {
     const ended = new Promise<ChildEnd>((resolve) => child.once('exit', () => resolve(child.end())));
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     waiting.resolve({ child, ended, closed });
-    if (waiting.exit) child.ended(waiting.exit.code, waiting.exit.signal);
+    if (waiting.exit) endLater(child, waiting.exit.code, waiting.exit.signal);
     else this.running.set(id, { child, group: waiting.group });
   }
 
@@ -192,7 +192,7 @@ class SpawnServer {
           // already gone
         }
       }
-      child.ended(0, osConstants.signals.SIGKILL);
+      endLater(child, 0, osConstants.signals.SIGKILL);
     }
     this.running.clear();
     const neverRan = end?.kind === 'exec-failed';
@@ -211,6 +211,15 @@ class SpawnServer {
     if (this.usable && this.waiting.size + this.running.size > 0) stdout?.ref();
     else stdout?.unref();
   }
+}
+
+/**
+ * A child's end is told on a later turn of the loop than its start, however close together
+ * the server's replies came: its caller has had the child and wired its streams by then (its
+ * awaits are microtasks), and the end pulls unread output through, as Node's does.
+ */
+function endLater(child: ServedChild, code: number, signal: number): void {
+  setImmediate(() => child.ended(code, signal));
 }
 
 /**

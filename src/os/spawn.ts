@@ -6,6 +6,7 @@
 // helpers stays in stepd/native-helper.ts; what to run is the caller's business.
 import { ChildProcess, spawn, spawnSync, type SpawnOptions, type StdioOptions } from 'node:child_process';
 import type { Writable } from 'node:stream';
+import { readFileSync } from 'node:fs';
 
 export { ChildProcess };
 
@@ -58,6 +59,21 @@ export function startDetached(argv: readonly string[], options: Omit<ChildOption
   const { child } = startChild(argv, { ...options, detached: true });
   child.unref();
   return child;
+}
+
+/**
+ * Whether the child's process has ended, known to us or not yet: a child of the spawn server
+ * is reaped there and its end reaches us a moment later, when a step may already have found
+ * its pid gone (proctrack_p_add of a task that ended at once).
+ */
+export function childGone(child: ChildProcess): boolean {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return true;
+  try {
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'latin1');
+    return /^[ZX] /.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return true;
+  }
 }
 
 /** How a program run to its end went: how it ended, what it said on stderr, whether its time ran out. */

@@ -3,7 +3,7 @@
 // kill order honoured with Slurm's message in the job's output, its signals passed on, and the
 // script's end turned into the job's result. Nothing here is per-process state of its own:
 // many batch steps run side by side in one step host.
-import type { ChildProcess } from '../os/spawn.js';
+import { childGone, type ChildProcess } from '../os/spawn.js';
 import type { Readable } from 'node:stream';
 import { closeSync, constants as fsConstants, openSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
@@ -222,7 +222,7 @@ async function runScript(spec: BatchSpec, plugins: ContainerPlugins, fds: Output
   const pid = child.pid;
   if (pid !== undefined) {
     guard.track(pid);
-    await container.adopt(pid, () => child.exitCode !== null || child.signalCode !== null);
+    await container.adopt(pid, () => childGone(child));
   }
   control.attach(container, child, fds.err, helper !== undefined);
 

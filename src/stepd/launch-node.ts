@@ -12,6 +12,7 @@ import { finishTaskEnv, nodeEnv, taskEnv } from './task-env.js';
 import { startingWithTaskPid, taskExecHelper } from './task-pid.js';
 import { onPty } from './pty-helper.js';
 import { stepEnvOver } from './step-env.js';
+import { childGone } from '../os/spawn.js';
 import { signalTaskGroup, spawnTask, taskNotStarted, type SpawnArgv, type SpawnedTask, type TaskOutcome } from './spawn-task.js';
 import { runTaskEpilog, runTaskProlog, type TaskScriptContext } from './task-scripts.js';
 import { stepDebug } from './step-debug.js';
@@ -213,7 +214,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       const { child } = spawned;
       if (child.pid !== undefined) spawnedPids.push({ pid: child.pid, child });
     }
-    for (const { pid, child } of spawnedPids) await container.adopt(pid, () => child.exitCode !== null || child.signalCode !== null);
+    for (const { pid, child } of spawnedPids) await container.adopt(pid, () => childGone(child));
   } catch (error) {
     // A hook failed half-way through the node's tasks: those already started must not outlive
     // it, including one that proctrack_p_add could not take (hence the group kill as well).

@@ -12,6 +12,7 @@ import { slurm_strerror } from '../core/errno.js';
 import type { ContainerTask } from '../plugin-api/job-container.js';
 import { argvAsUser, execProblem, type RunAs } from './run-as.js';
 import { spawnTask } from './spawn-task.js';
+import { childGone } from '../os/spawn.js';
 import type { StepContainer } from './step-container.js';
 import { stepEnvOver } from './step-env.js';
 import { taskExecHelper } from './task-pid.js';
@@ -114,7 +115,7 @@ async function runScript(
   if (onStderr) child.stderr?.on('data', onStderr);
   else child.stderr?.resume();
   if (child.pid !== undefined) {
-    await ctx.container.adopt(child.pid, () => child.exitCode !== null || child.signalCode !== null).catch(() => {});
+    await ctx.container.adopt(child.pid, () => childGone(child)).catch(() => {});
   }
   const outcome = await spawned.exit;
   await spawned.closed;

@@ -171,7 +171,10 @@ describe('the step host and its guard', () => {
       await ready(dir, 2);
       const tasks = liveWithMark(mark).filter((pid) => commandOf(pid) === 'sleep 300');
       expect(tasks).toHaveLength(2);
-      const hosts = [...new Set(tasks.map(parentOf))];
+      // Through the host's spawn server: the tasks' parent, the host's child.
+      const servers = [...new Set(tasks.map(parentOf))];
+      expect(servers.map(commandOf)).toEqual([expect.stringMatching(/\/dist\/native\/tsspawn_server$/)]);
+      const hosts = servers.map(parentOf);
       expect(hosts.map(commandOf)).toEqual([expect.stringMatching(/tsstepd\.js --embedded/)]);
       expect(childrenOf(hosts[0]!).map(commandOf)).toEqual(expect.arrayContaining([expect.stringMatching(/\/dist\/native\/tsstep_guard \S+ \S+\/groups$/)]));
       const own = childrenOf(run.pid!).map(commandOf);
@@ -187,13 +190,18 @@ describe('the step host and its guard', () => {
     const { mark, dir, env } = setup();
     const run = startBin('tsrun', [exported(mark), '-n2', ...task(dir)], { env: { ...env, TSLURM_NODE_REAPER: '1' } });
     await ready(dir, 2);
-    const host = parentOf(liveWithMark(mark).find((pid) => commandOf(pid) === 'sleep 300')!);
+    const server = parentOf(liveWithMark(mark).find((pid) => commandOf(pid) === 'sleep 300')!);
+    const host = parentOf(server);
     expect(childrenOf(host).map(commandOf)).toEqual(expect.arrayContaining([expect.stringMatching(/\/stepd\/reaper\.js /)]));
     process.kill(host, 'SIGKILL');
     const r = await run;
     expect(String(r.stderr)).toContain('Node failure on node1');
     expect(r.exitCode).not.toBe(0);
     expect(await leftovers(mark, KILL_WAIT * 1000 + 15_000)).toEqual([]);
+    // The spawn server kills nothing itself: it reaps what the guard ended, then goes too.
+    const gone = Date.now() + 15_000;
+    while (commandOf(server).includes('tsspawn_server') && Date.now() < gone) await sleep(100);
+    expect(commandOf(server)).not.toContain('tsspawn_server');
   });
 });
 

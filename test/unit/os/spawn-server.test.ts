@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { spawnServerPid, startServedChild } from '../../../src/os/spawn-server.js';
+import { childGone } from '../../../src/os/spawn.js';
 import { nativeHelper } from '../../../src/stepd/native-helper.js';
 
 const helper = nativeHelper('tsspawn_server');
@@ -42,6 +43,31 @@ describe('os/spawn-server', () => {
     expect((await out).length).toBe(input.length);
     expect(await out).toBe(input);
     expect((await err).trim()).toBe(String(server));
+  });
+
+  it('keeps the output of a child that ended before it was handed over', async () => {
+    const started = startServedChild(helper, ['/bin/sh', '-c', 'echo one; echo two >&2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // This process busy: the child starts, writes and ends before we read a byte of it.
+    const until = Date.now() + 300;
+    while (Date.now() < until);
+    const { child, ended, closed } = await started;
+    const [out, err] = [collect(child.stdout), collect(child.stderr)];
+    expect(await ended).toEqual({ kind: 'exited', code: 0 });
+    await closed;
+    expect([await out, await err]).toEqual(['one\n', 'two\n']);
+  });
+
+  it('says a child has gone as soon as its process has, before its end reaches us', async () => {
+    const running = await startServedChild(helper, ['/bin/sleep', '30']);
+    expect(childGone(running.child)).toBe(false);
+    running.child.kill('SIGKILL');
+    const quick = await startServedChild(helper, ['/bin/true']);
+    const until = Date.now() + 300;
+    while (Date.now() < until); // the server reaps it meanwhile; its report waits in the pipe
+    expect(quick.child.exitCode).toBeNull();
+    expect(childGone(quick.child)).toBe(true);
+    expect(await quick.ended).toEqual({ kind: 'exited', code: 0 });
+    expect(await running.ended).toEqual({ kind: 'signaled', signal: 'SIGKILL' });
   });
 
   it('ends as Node children end: exit code, signal, exec failure', async () => {
