@@ -14,14 +14,17 @@
  *                                  connected to the step host's, which reads secret, id, i first
  *                                  (24 bytes), 2 the file at path opened with oflags
  *   server -> Node
- *     'P' id pid                   started: execve succeeded
- *     'E' id errno                 not started (fork, stdio, chdir, ids or execve failed)
- *     'X' id code signal           ended (wait status; signal 0 for an exit)
+ *     'P' id pid                   started: set up (stdio, session, chdir, ids), about to execve
+ *     'E' id errno                 not started: fork or the set-up failed (no 'P' came), or,
+ *                                  after 'P', execve failed (the child then exits 127)
+ *     'X' id code signal           ended (wait status; signal 0 for an exit), unless 'E' came
  *
  * A child is set up as libuv sets up Node's: its stdio, chdir, setgroups/setgid/setuid, every
  * signal's disposition back to default and nothing blocked, every other descriptor closed on
- * exec, then execvp with PATH from its own environment. Its execve is awaited through a
- * close-on-exec pipe without blocking: the server keeps serving requests and reaping meanwhile.
+ * exec, then execvp with PATH from its own environment. The child tells how far it got through
+ * a close-on-exec pipe ('R' once set up, 'F' and an errno on a failure), read without blocking:
+ * the server keeps serving requests and reaping meanwhile, and the step host has the pid (and
+ * a process group to signal) without waiting for the program's execve.
  * The server ignores SIGPIPE and nothing else; it runs in a session of its own.
  *
  * End of stdin (the step host ended, however) stops the requests, not the children: they run
@@ -61,8 +64,11 @@ extern char **environ;
 struct child {
   pid_t pid;
   uint32_t id;
-  int exec_pipe; /* -1 once the execve's outcome is known */
-  int started;   /* 'P' sent: its end is reported */
+  int exec_pipe; /* -1 once the child has exec'd or ended */
+  int started;   /* 'P' sent */
+  int failed;    /* 'E' sent: its end is not reported */
+  unsigned char said[8];
+  size_t nsaid;
 };
 
 static struct child *children;
@@ -109,8 +115,9 @@ struct request {
 };
 
 static void child_fail(int pipe_fd, int err) {
-  uint32_t e = (uint32_t)err;
-  ssize_t ignored = write(pipe_fd, &e, sizeof e);
+  unsigned char said[5] = {'F'};
+  put_u32(said + 1, (uint32_t)err);
+  ssize_t ignored = write(pipe_fd, said, sizeof said);
   (void)ignored;
   _exit(127);
 }
@@ -185,6 +192,8 @@ static void run_child(const struct request *r, int pipe_fd) {
     if (setuid((uid_t)r->uid) < 0) child_fail(pipe_fd, errno);
   }
   sigprocmask(SIG_SETMASK, &none, NULL);
+  ssize_t ignored = write(pipe_fd, "R", 1);
+  (void)ignored;
   /* execvp looks PATH up in the environment it runs in: the task's own, as libuv does. */
   environ = r->envp;
   execvp(r->argv[0], r->argv);
@@ -228,7 +237,7 @@ static void add_child(pid_t pid, uint32_t id, int exec_pipe) {
     children = realloc(children, capchildren * sizeof *children);
     if (!children) _exit(70);
   }
-  children[nchildren++] = (struct child){.pid = pid, .id = id, .exec_pipe = exec_pipe, .started = 0};
+  children[nchildren++] = (struct child){.pid = pid, .id = id, .exec_pipe = exec_pipe};
 }
 
 static void spawn(const unsigned char *body, size_t len) {
@@ -256,7 +265,7 @@ static void spawn(const unsigned char *body, size_t len) {
   } else {
     int p[2];
     pid_t pid = -1;
-    if (pipe2(p, O_CLOEXEC) == 0) {
+    if (pipe2(p, O_CLOEXEC | O_NONBLOCK) == 0) {
       pid = fork();
       if (pid == 0) {
         close(p[0]);
@@ -280,19 +289,24 @@ static void hello(const unsigned char *body, size_t len) {
 
 /* ---- children: their execve, their end ---------------------------------------------------- */
 
-/* The child's execve is known: 'P', or 'E' with its errno (the child then exits 127, unseen). */
-static void exec_settled(struct child *ch) {
-  uint32_t err = 0;
+/* What the child said on its pipe so far: 'R' (set up) is 'P', 'F' errno is 'E'; EOF closes it. */
+static void child_said(struct child *ch) {
   ssize_t n;
-  do n = read(ch->exec_pipe, &err, sizeof err);
+  do n = read(ch->exec_pipe, ch->said + ch->nsaid, sizeof ch->said - ch->nsaid);
   while (n < 0 && errno == EINTR);
-  close(ch->exec_pipe);
-  ch->exec_pipe = -1;
-  if (n == (ssize_t)sizeof err) {
-    reply('E', 2, (uint32_t[]){ch->id, err});
-  } else {
+  if (n > 0) ch->nsaid += (size_t)n;
+  if (ch->nsaid >= 1 && ch->said[0] == 'R') {
+    if (!ch->started) reply('P', 2, (uint32_t[]){ch->id, (uint32_t)ch->pid});
     ch->started = 1;
-    reply('P', 2, (uint32_t[]){ch->id, (uint32_t)ch->pid});
+    memmove(ch->said, ch->said + 1, --ch->nsaid);
+  }
+  if (ch->nsaid >= 5 && ch->said[0] == 'F' && !ch->failed) {
+    ch->failed = 1;
+    reply('E', 2, (uint32_t[]){ch->id, get_u32(ch->said + 1)});
+  }
+  if (n == 0 || (n < 0 && errno != EAGAIN)) {
+    close(ch->exec_pipe);
+    ch->exec_pipe = -1;
   }
 }
 
@@ -304,9 +318,11 @@ static void reap(void) {
     for (size_t i = 0; i < nchildren; i++) {
       struct child *ch = &children[i];
       if (ch->pid != pid) continue;
-      /* Its pipe says whether it ever ran; that is told before how it ended. */
-      if (ch->exec_pipe >= 0) exec_settled(ch);
-      if (ch->started) {
+      /* What it said on its pipe is told before how it ended (it is dead: the pipe ends). */
+      if (ch->exec_pipe >= 0) child_said(ch);
+      if (ch->exec_pipe >= 0) close(ch->exec_pipe), ch->exec_pipe = -1;
+      if (!ch->started && !ch->failed) reply('E', 2, (uint32_t[]){ch->id, ECHILD});
+      else if (!ch->failed) {
         uint32_t code = WIFEXITED(status) ? (uint32_t)WEXITSTATUS(status) : 0;
         uint32_t sig = WIFSIGNALED(status) ? (uint32_t)WTERMSIG(status) : 0;
         reply('X', 3, (uint32_t[]){ch->id, code, sig});
@@ -354,11 +370,11 @@ int main(void) {
       if (errno == EINTR) continue;
       return 72;
     }
-    /* execve outcomes first (a child may also have ended: reap() settles that one itself). */
+    /* What children said first (one that also ended: reap() reads it out itself). */
     for (size_t i = 2; i < n; i++) {
       if (fds[i].fd < 0 || !fds[i].revents) continue;
       for (size_t j = 0; j < nchildren; j++)
-        if (children[j].exec_pipe == fds[i].fd) exec_settled(&children[j]);
+        if (children[j].exec_pipe == fds[i].fd) child_said(&children[j]);
     }
     if (fds[0].revents) {
       struct signalfd_siginfo info;

@@ -10,6 +10,7 @@ const signalNames = new Map(Object.entries(constants.signals).map(([name, number
 
 export class ServedChild extends ChildProcess {
   private closesLeft = 1;
+  private execError: string | undefined;
 
   /** `streams[i]`: the child's fd i when it was asked for as a pipe, else null. */
   constructor(pid: number, streams: readonly (Duplex | null)[], argv: readonly string[]) {
@@ -39,8 +40,15 @@ export class ServedChild extends ChildProcess {
     this.closed();
   }
 
+  /** Its execve failed with `errno` (a name): the process exited 127 without running the program. */
+  execFailed(errno: string): void {
+    this.execError = errno;
+    this.ended(127, 0);
+  }
+
   /** The same end, as spawn.ts's ChildEnd. */
   end(): ChildEnd {
+    if (this.execError !== undefined) return { kind: 'exec-failed', errno: this.execError, message: `spawn ${this.spawnfile} ${this.execError}` };
     return this.signalCode ? { kind: 'signaled', signal: this.signalCode } : { kind: 'exited', code: this.exitCode ?? 0 };
   }
 

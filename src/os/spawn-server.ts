@@ -59,7 +59,8 @@ interface Waiting {
   expect: Set<number>;
   streams: (Socket | null)[];
   pid?: number;
-  exit?: { code: number; signal: number };
+  /** Its end, or its execve's errno, when that came before it was handed over. */
+  exit?: { code: number; signal: number } | { errno: number };
   resolve(started: StartedChild): void;
 }
 
@@ -85,8 +86,9 @@ class SpawnServer {
     this.listener = net.createServer((socket) => this.accepted(socket)).listen(socketPath);
     this.listener.on('error', () => this.lost(undefined));
     this.listener.unref();
-    // Its own session: a Ctrl-C at the terminal of a foreground tsstepd does not reach it.
-    const started = startChild([helper], { stdio: ['pipe', 'pipe', 'inherit'], detached: true });
+    // Its own session: a Ctrl-C at the terminal of a foreground tsstepd does not reach it. No
+    // environment: each request brings its child's, and nothing of the host's is its business.
+    const started = startChild([helper], { stdio: ['pipe', 'pipe', 'inherit'], detached: true, env: {} });
     this.process = started.child;
     this.pid = started.child.pid;
     this.process.unref();
@@ -125,16 +127,19 @@ class SpawnServer {
     if (reply.type === 'started' && waiting) {
       waiting.pid = reply.pid;
       this.settle(reply.id, waiting);
-    } else if (reply.type === 'failed' && waiting) {
+    } else if (reply.type === 'failed' && waiting && waiting.pid === undefined) {
+      // Not even set up (stdio, chdir, ids): no process to speak of, as Node's spawn has none.
       this.waiting.delete(reply.id);
       waiting.streams.forEach((stream) => stream?.destroy());
       waiting.resolve(notStarted(waiting.argv, getSystemErrorName(-reply.errno)));
-    } else if (reply.type === 'ended') {
+    } else {
+      // Its end, or its failed execve: the process ran, as the pid it had said.
+      const end = reply.type === 'failed' ? { errno: reply.errno } : reply.type === 'ended' ? { code: reply.code, signal: reply.signal } : undefined;
       const running = this.running.get(reply.id);
-      if (running) {
+      if (end && running) {
         this.running.delete(reply.id);
-        endLater(running.child, reply.code, reply.signal);
-      } else if (waiting) waiting.exit = { code: reply.code, signal: reply.signal };
+        endLater(running.child, end);
+      } else if (end && waiting) waiting.exit = end;
     }
     this.updateRef();
   }
@@ -169,7 +174,7 @@ class SpawnServer {
     const ended = new Promise<ChildEnd>((resolve) => child.once('exit', () => resolve(child.end())));
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     waiting.resolve({ child, ended, closed });
-    if (waiting.exit) endLater(child, waiting.exit.code, waiting.exit.signal);
+    if (waiting.exit) endLater(child, waiting.exit);
     else this.running.set(id, { child, group: waiting.group });
   }
 
@@ -192,7 +197,7 @@ class SpawnServer {
           // already gone
         }
       }
-      endLater(child, 0, osConstants.signals.SIGKILL);
+      endLater(child, { code: 0, signal: osConstants.signals.SIGKILL });
     }
     this.running.clear();
     const neverRan = end?.kind === 'exec-failed';
@@ -218,8 +223,8 @@ class SpawnServer {
  * the server's replies came: its caller has had the child and wired its streams by then (its
  * awaits are microtasks), and the end pulls unread output through, as Node's does.
  */
-function endLater(child: ServedChild, code: number, signal: number): void {
-  setImmediate(() => child.ended(code, signal));
+function endLater(child: ServedChild, end: { code: number; signal: number } | { errno: number }): void {
+  setImmediate(() => ('errno' in end ? child.execFailed(getSystemErrorName(-end.errno)) : child.ended(end.code, end.signal)));
 }
 
 /**

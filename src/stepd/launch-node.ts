@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { ContainerTask } from '../plugin-api/job-container.js';
-import type { MpiStepInfo, MpiStepLayout, MpiTaskInfo } from '../plugin-api/mpi.js';
+import type { MpiStepInfo, MpiStepLayout, MpiTaskInfo, MpiTaskLaunch } from '../plugin-api/mpi.js';
 import type { ProctrackOrphanPlan } from '../plugin-api/proctrack.js';
 import type { NodeLaunchSpec } from './launch-spec.js';
 import { finishTaskEnv, nodeEnv, taskEnv } from './task-env.js';
@@ -143,7 +143,33 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
   // longer waits for the previous one's add (proctrack/cgroup's waits on the kernel's cgroup
   // lock, which that task's own join holds). All are done before the node's launch is
   // answered, so a signal to the step finds every task.
-  const spawnedPids: Array<{ pid: number; child: SpawnedTask['child'] }> = [];
+  // A task's wiring once its process runs (tasks[localId]: in the node's order).
+  const started = (localId: number, taskId: number, spawned: SpawnedTask, launch: MpiTaskLaunch | void, epilogEnv: string[]): void => {
+    tasks[localId] = { taskId, spawned, epilogEnv };
+    // Sampled from /proc (and the step cgroup's counters): the task stays a child of this host
+    // (of its spawn server), so its exit, and the order in which signals end it, are the
+    // program's own (see usage/).
+    gatherer.add(taskId, spawned.child.pid, Promise.resolve(undefined), false);
+    if (spawned.child.pid !== undefined) {
+      sink.taskStarted?.(spawned.child.pid);
+      debug.verbose(`task ${taskId} (${spawned.child.pid}) started ${formatSlurmDate(Math.floor(Date.now() / 1000))}`);
+    }
+    spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));
+    spawned.child.stderr?.on('data', (chunk: Buffer) => sink.stderr(taskId, chunk));
+    spawned.child.stdin?.on('error', () => {}); // a task that exits without reading its stdin is not an error
+    const stdinFile = typeof spec.stdin === 'object' ? spec.stdin.files[localId] : undefined;
+    if (stdinFile !== undefined && spawned.child.stdin) {
+      createReadStream(stdinFile).on('error', () => spawned.child.stdin?.end()).pipe(spawned.child.stdin);
+    } else if (!readsStdin(spec.stdin, taskId)) spawned.child.stdin?.end();
+    // The plugin's ends of its pipes (the PMI socket); nobody else would read or close them.
+    if (launch?.attach) launch.attach(spawned.pipes);
+    else spawned.pipes.forEach((end) => end.destroy());
+    const { exited } = launch ?? {};
+    if (exited) void spawned.exit.then(() => exited()).catch(report);
+    // Every stream of the task is wired synchronously after its spawn, before any yield.
+  };
+  // The tasks whose processes are starting.
+  const starting: Promise<void>[] = [];
   debug.verbose(`starting ${tids.length} tasks`);
   try {
     await mpi.stepdPrefork(stepInfo, stepEnvOver(env));
@@ -167,15 +193,15 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       const scripts = taskScriptContext(taskId, cwd);
       const prologFailed = step.taskProlog === undefined ? undefined : await runTaskProlog(step.taskProlog, envForTask, scripts);
       if (prologFailed !== undefined) {
-        tasks.push({ taskId, spawned: taskNotStarted(prologFailed), epilogEnv });
+        tasks[localId] = { taskId, spawned: taskNotStarted(prologFailed), epilogEnv };
         if (launch?.attach) launch.attach([]);
         if (launch?.exited) await Promise.resolve(launch.exited()).catch(report);
         continue;
       }
       finishTaskEnv(envForTask);
-      const started = startingWithTaskPid([...(spec.argv[localId] ?? spec.argv[0]!)], envForTask, cwd, spec.runAs, submitterSettings);
+      const withPid = startingWithTaskPid([...(spec.argv[localId] ?? spec.argv[0]!)], envForTask, cwd, spec.runAs, submitterSettings);
       // srun --pty: task 0 on a pseudo-terminal, through the pty helper (tsrun checked it is built).
-      const program = step.pty && taskId === 0 ? onPty(step.pty, started) : started;
+      const program = step.pty && taskId === 0 ? onPty(step.pty, withPid) : withPid;
       // As the user: setpriv first, so the plugins' wrappers (run as root) exec it last.
       const joined: ContainerTask = {
         argv: spec.runAs ? argvAsUser(spec.runAs, program) : [...program],
@@ -189,36 +215,23 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       cwdReported ||= joined.cwdError !== undefined;
       const spawnCwd = joined.cwd ?? cwd;
       const command = containerWrapped ? joined.argv : asSpawned(spec, joined.argv, program, envForTask, spawnCwd);
-      const spawned = await spawnTask(command, envForTask, spawnCwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0);
-      tasks.push({ taskId, spawned, epilogEnv });
-      // Sampled from /proc (and the step cgroup's counters): the task stays Node's own child, so
-      // its exit, and the order in which signals end it, are the program's own (see usage/).
-      gatherer.add(taskId, spawned.child.pid, Promise.resolve(undefined), false);
-      if (spawned.child.pid !== undefined) {
-        sink.taskStarted?.(spawned.child.pid);
-        debug.verbose(`task ${taskId} (${spawned.child.pid}) started ${formatSlurmDate(Math.floor(Date.now() / 1000))}`);
-      }
-      spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));
-      spawned.child.stderr?.on('data', (chunk: Buffer) => sink.stderr(taskId, chunk));
-      spawned.child.stdin?.on('error', () => {}); // a task that exits without reading its stdin is not an error
-      const stdinFile = typeof spec.stdin === 'object' ? spec.stdin.files[localId] : undefined;
-      if (stdinFile !== undefined && spawned.child.stdin) {
-        createReadStream(stdinFile).on('error', () => spawned.child.stdin?.end()).pipe(spawned.child.stdin);
-      } else if (!readsStdin(spec.stdin, taskId)) spawned.child.stdin?.end();
-      // The plugin's ends of its pipes (the PMI socket); nobody else would read or close them.
-      if (launch?.attach) launch.attach(spawned.pipes);
-      else spawned.pipes.forEach((end) => end.destroy());
-      const { exited } = launch ?? {};
-      if (exited) void spawned.exit.then(() => exited()).catch(report);
-      // Every stream of the task is wired synchronously after its spawn, before any yield.
-      const { child } = spawned;
-      if (child.pid !== undefined) spawnedPids.push({ pid: child.pid, child });
+      // The next task is prepared while this one starts (the spawn server forks it).
+      const wired = spawnTask(command, envForTask, spawnCwd, launch?.fds ?? [], stdinKind, launch?.pipes ?? 0).then((spawned) =>
+        started(localId, taskId, spawned, launch, epilogEnv),
+      );
+      wired.catch(() => {}); // seen by Promise.all below, after the loop, not unhandled meanwhile
+      starting.push(wired);
     }
-    for (const { pid, child } of spawnedPids) await container.adopt(pid, () => childGone(child));
+    await Promise.all(starting);
+    for (const { spawned } of tasks) {
+      const { child } = spawned;
+      if (child.pid !== undefined) await container.adopt(child.pid, () => childGone(child));
+    }
   } catch (error) {
     // A hook failed half-way through the node's tasks: those already started must not outlive
     // it, including one that proctrack_p_add could not take (hence the group kill as well).
-    for (const { spawned } of tasks) signalTaskGroup(spawned.child, 'SIGKILL');
+    await Promise.allSettled(starting);
+    for (const task of tasks) if (task) signalTaskGroup(task.spawned.child, 'SIGKILL');
     await container.close().catch(report);
     stepDone.abort();
     throw error;

@@ -73,14 +73,18 @@ describe('os/spawn-server', () => {
   it('ends as Node children end: exit code, signal, exec failure', async () => {
     expect(await (await startServedChild(helper, ['/bin/sh', '-c', 'exit 3'])).ended).toEqual({ kind: 'exited', code: 3 });
     expect(await (await startServedChild(helper, ['/bin/sh', '-c', 'kill -TERM $$'])).ended).toEqual({ kind: 'signaled', signal: 'SIGTERM' });
+    // The pid comes once the child is set up, before its execve: one that fails is a process
+    // that exited 127 (as slurmstepd's forked child), ending as exec-failed all the same.
     const missing = await startServedChild(helper, ['/nonexistent/program']);
-    expect(missing.child.pid).toBeUndefined();
     expect(await missing.ended).toEqual({ kind: 'exec-failed', errno: 'ENOENT', message: 'spawn /nonexistent/program ENOENT' });
+    expect(missing.child.exitCode).toBe(127);
     await missing.closed;
     // PATH from the child's own environment, as libuv looks it up.
     const viaPath = await startServedChild(helper, ['true'], { env: { PATH: '/nonexistent' } });
     expect(await viaPath.ended).toMatchObject({ kind: 'exec-failed', errno: 'ENOENT' });
+    // A set-up that fails (here its chdir) leaves no process, as Node's spawn does.
     const badDir = await startServedChild(helper, ['/bin/true'], { cwd: '/nonexistent/dir' });
+    expect(badDir.child.pid).toBeUndefined();
     expect(await badDir.ended).toMatchObject({ kind: 'exec-failed', errno: 'ENOENT' });
   });
 
