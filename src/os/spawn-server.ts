@@ -17,6 +17,7 @@ import { ChildProcess, startChild, type ChildEnd, type ChildOptions, type Starte
 import { encodeHello, encodeSpawn, ReplyReader, type FdPlan, type Reply } from './spawn-server-frames.js';
 import { fdPlans } from './fd-plan.js';
 import { ServedChild } from './served-child.js';
+import { envArrayToObject } from '../core/env-array.js';
 
 const SECRET_BYTES = 16;
 const TOKEN_BYTES = SECRET_BYTES + 8;
@@ -25,15 +26,24 @@ const SOCKET_PATH_MAX = 107;
 
 let current: SpawnServer | undefined;
 
+/** startChild's options; the environment may be a list of NAME=value (as the step host keeps it). */
+export interface ServedOptions extends Omit<ChildOptions, 'env'> {
+  env?: NodeJS.ProcessEnv | readonly string[] | undefined;
+}
+
 /**
  * Starts `argv` as startChild does, through the spawn server `helper` when it is given and can
  * start this child, else through Node's spawn. Resolves once the child runs (or failed to).
  */
-export async function startServedChild(helper: string | undefined, argv: readonly string[], options: ChildOptions = {}): Promise<StartedChild> {
+export async function startServedChild(helper: string | undefined, argv: readonly string[], options: ServedOptions = {}): Promise<StartedChild> {
   const plans = helper === undefined ? undefined : fdPlans(options.stdio);
   const server = plans && serverFor(helper!);
-  if (!server) return startChild(argv, options);
+  if (!server) return startChild(argv, { ...options, env: isList(options.env) ? envArrayToObject(options.env) : options.env });
   return server.spawn(argv, options, plans!);
+}
+
+function isList(env: ServedOptions['env']): env is readonly string[] {
+  return Array.isArray(env);
 }
 
 /** The pid of the spawn server this process runs now, if any (for tests and logs). */
@@ -53,7 +63,7 @@ function serverFor(helper: string): SpawnServer | undefined {
 
 interface Waiting {
   argv: readonly string[];
-  options: ChildOptions;
+  options: ServedOptions;
   group: boolean;
   /** Indices of the streams still to connect back. */
   expect: Set<number>;
@@ -100,7 +110,7 @@ class SpawnServer {
     this.updateRef();
   }
 
-  spawn(argv: readonly string[], options: ChildOptions, fds: readonly FdPlan[]): Promise<StartedChild> {
+  spawn(argv: readonly string[], options: ServedOptions, fds: readonly FdPlan[]): Promise<StartedChild> {
     const id = this.nextId++;
     const group = options.detached === true;
     const request = encodeSpawn({
@@ -203,7 +213,8 @@ class SpawnServer {
     const neverRan = end?.kind === 'exec-failed';
     for (const waiting of this.waiting.values()) {
       waiting.streams.forEach((stream) => stream?.destroy());
-      waiting.resolve(neverRan ? startChild(waiting.argv, waiting.options) : notStarted(waiting.argv, 'ECHILD'));
+      const { env } = waiting.options;
+      waiting.resolve(neverRan ? startChild(waiting.argv, { ...waiting.options, env: isList(env) ? envArrayToObject(env) : env }) : notStarted(waiting.argv, 'ECHILD'));
     }
     this.waiting.clear();
     this.updateRef();
@@ -246,8 +257,16 @@ function notStarted(argv: readonly string[], errno: string): StartedChild {
   return { child, ended: Promise.resolve(end), closed: Promise.resolve() };
 }
 
-function envEntries(env: NodeJS.ProcessEnv): string[] {
-  return Object.entries(env).flatMap(([key, value]) => (value === undefined ? [] : [`${key}=${value}`]));
+/** The environment as NAME=value entries: a list as envArrayToObject reads it (first of a name wins). */
+function envEntries(env: NodeJS.ProcessEnv | readonly string[]): readonly string[] {
+  if (!isList(env)) return Object.entries(env).flatMap(([key, value]) => (value === undefined ? [] : [`${key}=${value}`]));
+  const names = new Set<string>();
+  return env.filter((entry) => {
+    const eq = entry.indexOf('=');
+    if (eq <= 0 || names.has(entry.slice(0, eq))) return false;
+    names.add(entry.slice(0, eq));
+    return true;
+  });
 }
 
 function currentUmask(): number {

@@ -10,7 +10,6 @@ import { constants } from 'node:os';
 import path from 'node:path';
 import { formatSlurmDate } from '../core/time-string.js';
 import { SLURM_BATCH_SCRIPT } from '../plugin-api/records.js';
-import { envArrayToObject } from '../core/env-array.js';
 import { oomEventsMessage, SIG_OOM } from '../core/oom.js';
 import { StepContainer, type ContainerPlugins } from './step-container.js';
 import { taskExecHelper } from './task-pid.js';
@@ -199,7 +198,7 @@ async function runScript(spec: BatchSpec, plugins: ContainerPlugins, fds: Output
   const { child, ended } = await withUmask(spec.umask, () =>
     startHostChild(task.argv, {
       cwd: task.cwd ?? cwd,
-      env: envArrayToObject(env),
+      env,
       // Its own process group: signals to the host's group do not reach it, and the guard
       // kills the group as a whole.
       detached: true,

@@ -5,7 +5,6 @@
 import { ChildProcess, type ChildEnd } from '../os/spawn.js';
 import { startHostChild } from './host-spawn.js';
 import type { Duplex, Stream } from 'node:stream';
-import { envArrayToObject } from '../core/env-array.js';
 
 export interface SpawnedTask {
   child: ChildProcess;
@@ -36,7 +35,7 @@ export async function spawnTask(
   // Each extra 'pipe' is a connected socket: the task gets it as that fd.
   const { child, ended: exit, closed } = await startHostChild(argv, {
     cwd,
-    env: envArrayToObject(env),
+    env,
     detached: true,
     ...ids,
     stdio: [stdin, 'pipe', 'pipe', ...extraFds, ...Array<'pipe'>(pipes).fill('pipe')],

@@ -134,6 +134,15 @@ describe('os/spawn-server', () => {
     expect((await out).trim()).toBe(String(process.pid));
   });
 
+  it('takes the environment as a NAME=value list, read as envArrayToObject reads it, by both paths', async () => {
+    for (const via of [helper, undefined]) {
+      const { child, closed } = await startServedChild(via, ['/bin/sh', '-c', 'echo "$A $B"; env | grep -c "^junk" || true'], { env: ['A=1', 'A=2', 'B=x', '=bad', 'junk'] });
+      const out = collect(child.stdout);
+      await closed;
+      expect(await out).toBe('1 x\n0\n');
+    }
+  });
+
   it('kills a task group, and `closed` waits for a grandchild that holds stdout', async () => {
     const group = await startServedChild(helper, ['/bin/sh', '-c', 'sleep 30 & sleep 30; echo never'], { detached: true });
     const out = collect(group.child.stdout);
