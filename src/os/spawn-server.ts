@@ -51,6 +51,11 @@ export function spawnServerPid(): number | undefined {
   return current?.pid;
 }
 
+/** Whether the spawn server keeps this process alive now (it must not once no child is left). */
+export function spawnServerHoldsLoop(): boolean {
+  return current?.holdsLoop() ?? false;
+}
+
 function serverFor(helper: string): SpawnServer | undefined {
   if (current?.usable) return current;
   try {
@@ -102,6 +107,7 @@ class SpawnServer {
     this.process = started.child;
     this.pid = started.child.pid;
     this.process.unref();
+    (this.process.stdin as Socket | null)?.unref();
     const reader = new ReplyReader();
     this.process.stdout!.on('data', (chunk: Buffer) => reader.push(chunk).forEach((reply) => this.replied(reply)));
     // Gone only once its last replies are read (the pipe closed) and it has exited.
@@ -186,6 +192,8 @@ class SpawnServer {
     waiting.resolve({ child, ended, closed });
     if (waiting.exit) endLater(child, waiting.exit);
     else this.running.set(id, { child, group: waiting.group });
+    // Its last stream may come after its end: nothing may be left holding this process.
+    this.updateRef();
   }
 
   /**
@@ -218,6 +226,11 @@ class SpawnServer {
     }
     this.waiting.clear();
     this.updateRef();
+  }
+
+  holdsLoop(): boolean {
+    const handle = (this.process.stdout as unknown as { _handle?: { hasRef?(): boolean } } | null)?._handle;
+    return handle?.hasRef?.() ?? false;
   }
 
   // The server's pipe keeps this process alive while a child is starting or running, as

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { spawnServerPid, startServedChild } from '../../../src/os/spawn-server.js';
+import { spawnServerHoldsLoop, spawnServerPid, startServedChild } from '../../../src/os/spawn-server.js';
 import { childGone } from '../../../src/os/spawn.js';
 import { nativeHelper } from '../../../src/stepd/native-helper.js';
 
@@ -55,6 +55,9 @@ describe('os/spawn-server', () => {
     expect(await ended).toEqual({ kind: 'exited', code: 0 });
     await closed;
     expect([await out, await err]).toEqual(['one\n', 'two\n']);
+    // Its end came before its streams: still nothing left holding this process.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(spawnServerHoldsLoop()).toBe(false);
   });
 
   it('says a child has gone as soon as its process has, before its end reaches us', async () => {
