@@ -8,8 +8,8 @@
 // compiler at build time), goes through Node's spawn as before: startServedChild decides.
 import net, { type Server, type Socket } from 'node:net';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
-import { constants as osConstants, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { getSystemErrorName } from 'node:util';
 import { PassThrough, type Duplex } from 'node:stream';
@@ -18,6 +18,7 @@ import { encodeHello, encodeSpawn, ReplyReader, type FdPlan, type Reply } from '
 import { fdPlans } from './fd-plan.js';
 import { ServedChild } from './served-child.js';
 import { envArrayToObject } from '../core/env-array.js';
+import { runtimeBase } from './runtime-dir.js';
 
 const SECRET_BYTES = 16;
 const TOKEN_BYTES = SECRET_BYTES + 8;
@@ -288,19 +289,3 @@ function currentUmask(): number {
   return mask;
 }
 
-/**
- * Where the socket's private directory goes: a runtime directory rather than /tmp, which a
- * step host started from inside a job (job_container/tmpfs) would see privately.
- */
-function runtimeBase(): string {
-  for (const dir of [process.env.XDG_RUNTIME_DIR, process.getuid?.() === 0 ? '/run' : undefined]) {
-    if (!dir || !path.isAbsolute(dir)) continue;
-    try {
-      accessSync(dir, constants.W_OK | constants.X_OK);
-      return dir;
-    } catch {
-      // not there or not ours: the next one
-    }
-  }
-  return tmpdir();
-}

@@ -6,11 +6,11 @@
 // rather than a second Node start-up before the first task; reaper-main.ts is the same program
 // in Node, used when the guard was not built (no C compiler) or TSLURM_NODE_REAPER=1 asks.
 import { startDetached, type ChildProcess } from '../os/spawn.js';
-import { accessSync, closeSync, constants, mkdtempSync, openSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProctrackOrphanPlan } from '../plugin-api/proctrack.js';
+import { runtimeBase } from '../os/runtime-dir.js';
 import { nativeHelper } from './native-helper.js';
 
 export interface Reaper {
@@ -27,7 +27,7 @@ export function startReaper(killWaitSeconds: number): Reaper {
   let child: ChildProcess | undefined;
   let fd: number | undefined;
   try {
-    const registry = path.join(mkdtempSync(path.join(registryBase(), 'tslurm-reaper-')), 'groups');
+    const registry = path.join(mkdtempSync(path.join(runtimeBase(), 'tslurm-reaper-')), 'groups');
     fd = openSync(registry, 'a', 0o600);
     const argv = [...reaperCommand(), String(killWaitSeconds), registry];
     child = startDetached(argv, { stdio: ['pipe', 'ignore', 'ignore'] });
@@ -70,19 +70,3 @@ function reaperCommand(): string[] {
   return command;
 }
 
-/**
- * Where the registry goes: a runtime directory rather than /tmp, where a tsrun inside a job
- * would show it in the job's private /tmp (job_container/tmpfs) and in everyone's /tmp.
- */
-function registryBase(): string {
-  for (const dir of [process.env.XDG_RUNTIME_DIR, process.getuid?.() === 0 ? '/run' : undefined]) {
-    if (!dir || !path.isAbsolute(dir)) continue;
-    try {
-      accessSync(dir, constants.W_OK | constants.X_OK);
-      return dir;
-    } catch {
-      // not there or not ours: the next one
-    }
-  }
-  return tmpdir();
-}

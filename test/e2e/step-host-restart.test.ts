@@ -8,25 +8,10 @@ import { existsSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { fixture, repoRoot, startBin } from '../helpers/run-bin.js';
 import { testController, type TestController } from '../helpers/controller.js';
+import { alive, pidIn } from '../helpers/processes.js';
 
 const small = fixture('clusters', 'small.yaml');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const pidIn = (file: string): number | undefined => {
-  try {
-    return Number.parseInt(readFileSync(file, 'utf8'), 10);
-  } catch {
-    return undefined;
-  }
-};
-
-function alive(pid: number): boolean {
-  try {
-    return !/\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
-  } catch {
-    return false;
-  }
-}
 
 const hostPid = (ctl: TestController) => pidIn(path.join(ctl.stateDir, 'tsstepd.pid'));
 const ctldPid = (ctl: TestController) => pidIn(path.join(ctl.stateDir, 'tsctld.pid'));
@@ -75,11 +60,12 @@ describe('a step host SIGKILLed under a tsrun step and a batch job', () => {
     expect((await ctl.run('tsinfo', ['--cluster', small, '-h', '-o', '%T'])).stdout).not.toMatch(/down/);
 
     // The next tsrun and tsbatch run on a new host.
-    const next = await ctl.run('tsrun', ['--cluster', small, '-J', 'next', 'sh', '-c', 'echo $PPID']);
+    // The task names its parent (the new host's spawn server) and the server's parent.
+    const next = await ctl.run('tsrun', ['--cluster', small, '-J', 'next', 'sh', '-c', 'echo $(cat /proc/$PPID/comm) $(cut -d" " -f4 /proc/$PPID/stat)']);
     expect(next).toMatchObject({ exitCode: 0, stderr: '' });
     const newHost = hostPid(ctl)!;
     expect(newHost).not.toBe(host);
-    expect(next.stdout).toBe(`${newHost}\n`);
+    expect(next.stdout).toBe(`tsspawn_server ${newHost}\n`);
     const nextId = (await ctl.run('tsqueue', ['--cluster', small, '-h', '-t', 'all', '-n', 'next', '-o', '%i'])).stdout.trim();
     await ctl.until(async () => (await acctState(ctl, nextId)) === 'COMPLETED');
     const again = await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--wait', '--wrap', 'true']);

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runBin } from '../helpers/run-bin.js';
+import { alive } from '../helpers/processes.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -15,14 +16,6 @@ function hostPid(stateDir: string): number | undefined {
     return Number.parseInt(readFileSync(path.join(stateDir, 'tsstepd.pid'), 'utf8'), 10);
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    return !/\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
-  } catch {
-    return false;
   }
 }
 

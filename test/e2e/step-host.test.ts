@@ -7,25 +7,9 @@ import { existsSync, readFileSync, readdirSync, readlinkSync, renameSync, writeF
 import path from 'node:path';
 import { fixture } from '../helpers/run-bin.js';
 import { testController, type TestController } from '../helpers/controller.js';
+import { alive, pidIn } from '../helpers/processes.js';
 
 const small = fixture('clusters', 'small.yaml');
-
-const pidIn = (file: string): number | undefined => {
-  try {
-    return Number.parseInt(readFileSync(file, 'utf8'), 10);
-  } catch {
-    return undefined;
-  }
-};
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/\) [ZX] /.test(stat);
-  } catch {
-    return false;
-  }
-}
 
 /** Node processes (tsctld, tsstepd, a per-job daemon) whose environment names this state directory. */
 function nodeProcessesOf(stateDir: string): number[] {

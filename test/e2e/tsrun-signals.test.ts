@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startBin } from '../helpers/run-bin.js';
+import { alive } from '../helpers/processes.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const stamp = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d';
@@ -27,14 +28,6 @@ async function pidsOf(dir: string, n: number): Promise<number[]> {
 
 // Alive and not a zombie: an orphan nobody reaps (PID 1 in some containers does not) stays
 // in the process table as Z, but it is no longer running.
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 // Each task starts a background sleep (a grandchild), records its pid, then becomes a sleep.
 const task = (dir: string) => ['sh', '-c', `sleep 300 & echo $! > ${dir}/pid-$SLURM_PROCID; exec sleep 301`];
