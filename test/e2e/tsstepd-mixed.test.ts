@@ -10,8 +10,11 @@ import { repoRoot } from '../helpers/run-bin.js';
 import { startDaemonCluster, type DaemonCluster } from '../helpers/daemon-cluster.js';
 
 const bin = (name: string) => `${process.execPath} ${path.join(repoRoot, 'bin', `${name}.js`)}`;
-/** Each task: its node, and whether its parent is the embedded step host or a node daemon. */
-const WHERE = 'echo "$SLURMD_NODENAME $(tr "\\0" " " < /proc/$PPID/cmdline | grep -o -e "--embedded" -e "--node [a-z0-9]*")"';
+/**
+ * Each task: its node, and whether the process that started it (its parent, the spawn server)
+ * belongs to the embedded step host or to a node daemon: the server's parent's command line.
+ */
+const WHERE = 'echo "$SLURMD_NODENAME $(tr "\\0" " " < /proc/$(cut -d" " -f4 /proc/$PPID/stat)/cmdline | grep -o -e "--embedded" -e "--node [a-z0-9]*")"';
 
 function stopStepHost(root: string): void {
   try {
