@@ -24,6 +24,7 @@ import type { CtldHandlers } from './ctld-handlers.js';
 import { checkSubmission, newJob, nextPriority, submitJob } from './submit-job.js';
 import type { AllocateAnswer, Grant, JobOrder } from '../protocol/ctld-answers.js';
 import { recordStepUsage } from './step-usage.js';
+import { isAdministrator } from './administrators.js';
 
 interface Holder {
   pid: number;
@@ -309,17 +310,38 @@ function isTsrun(pid: number): boolean {
   }
 }
 
-/** The requests tsrun sends (registered in controllerHandlers). */
+/**
+ * The requests tsrun sends (registered in controllerHandlers). Over TCP the credential names the
+ * sender: only the job's owner or an administrator may take the job back (`attach`), read its
+ * orders (`watch`) or end it (`complete`), as slurmctld's job_complete refuses another user's
+ * REQUEST_COMPLETE_JOB_ALLOCATION (ESLURM_USER_ID_MISSING) and step creation another user's
+ * job (ESLURM_ACCESS_DENIED). On the Unix socket the peer is the controller's user already.
+ */
 export function interactiveHandlers(jobs: InteractiveJobs): Pick<CtldHandlers, 'allocate' | 'allocation' | 'attach' | 'watch' | 'complete'> {
   return {
     allocate: async (body, connection) => jobs.allocate(body.desc, body.testOnly === true, connection),
     allocation: async (body) => jobs.allocation(body.jobId),
-    attach: async (body, connection) => jobs.attach(body.jobId, connection),
-    watch: async (body) => jobs.watch(body.jobId),
-    complete: async (body) => {
+    attach: async (body, connection) => {
+      checkHolder(jobs, body.jobId, connection, 'ESLURM_ACCESS_DENIED');
+      return jobs.attach(body.jobId, connection);
+    },
+    watch: async (body, connection) => {
+      checkHolder(jobs, body.jobId, connection, 'ESLURM_ACCESS_DENIED');
+      return jobs.watch(body.jobId);
+    },
+    complete: async (body, connection) => {
+      checkHolder(jobs, body.jobId, connection, 'ESLURM_USER_ID_MISSING');
       recordStepUsage(jobs.job(body.jobId), 0, body.usage);
       await jobs.complete(body.jobId, body.status);
       return {};
     },
   };
+}
+
+/** Refuses with `errno` an authenticated sender who neither owns the job nor administers. */
+function checkHolder(jobs: InteractiveJobs, jobId: number, connection: RpcConnection | undefined, errno: 'ESLURM_ACCESS_DENIED' | 'ESLURM_USER_ID_MISSING'): void {
+  const uid = connection?.identity?.uid;
+  const owner = jobs.job(jobId)?.record.user_id;
+  if (uid === undefined || owner === undefined || uid === owner || isAdministrator(uid)) return;
+  throw UserError.fromErrno(errno);
 }
