@@ -23,6 +23,7 @@ import type { NodeDaemons } from './node-daemons.js';
 import type { InteractiveJobs } from './interactive-jobs.js';
 import { cancelPendingJob, endReason, endState, stateFor } from './job-end.js';
 import { recordStepUsage } from './step-usage.js';
+import { confTaskScripts } from '../config/task-scripts.js';
 import { acctGatherSeconds } from '../config/acct-gather.js';
 
 const { SIGKILL } = constants.signals;
@@ -174,6 +175,7 @@ export class BatchJobs implements Launcher {
       user: { uid: job.desc.userId, gid: job.desc.groupId },
       ...(job.desc.umask !== undefined && { umask: job.desc.umask }),
       ...(job.desc.rlimits !== undefined && { rlimits: job.desc.rlimits }),
+      ...confTaskScripts(config),
     };
     return spec;
   }

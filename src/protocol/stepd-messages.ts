@@ -98,6 +98,9 @@ export const StepFactsSchema = v.strictObject({
   /** --task-prolog, --task-epilog: run per task by the step daemon, as the user. */
   taskProlog: v.optional(v.string()),
   taskEpilog: v.optional(v.string()),
+  /** slurm.conf's TaskProlog, TaskEpilog: run per task around the user's (stepd/task-scripts.ts). */
+  confTaskProlog: v.optional(v.string()),
+  confTaskEpilog: v.optional(v.string()),
   /** SLURM_WORKING_CLUSTER: `cluster:controller host:port:protocol version:select plugin id`. */
   workingCluster: v.optional(v.string()),
   /** tsrun's port the nodes reach it on (SLURM_SRUN_COMM_PORT), with launchNodeAddr; 0: none. */
@@ -184,6 +187,9 @@ export const BatchSpecSchema = v.strictObject({
   /** The submitter's umask (octal) and soft limits (`NAME=value`), the script's. */
   umask: v.optional(v.string()),
   rlimits: v.optional(v.array(v.string())),
+  /** slurm.conf's TaskProlog, TaskEpilog: run before and after the script, as for a task. */
+  confTaskProlog: v.optional(v.string()),
+  confTaskEpilog: v.optional(v.string()),
 });
 
 /** Why the controller asked the batch step to end (written before it sends SIGTERM). */

@@ -22,6 +22,8 @@ import { argvAsUser, cannotEnter, type RunAs } from './run-as.js';
 import { programPid, readRusage } from './usage/task-rusage.js';
 import { gatherBatchUsage } from './usage/batch-usage.js';
 import { DEFAULT_ACCT_GATHER_SECONDS } from '../config/acct-gather.js';
+import { runTaskEpilogs, runTaskPrologs } from './task-scripts.js';
+import { batchScriptContext } from './batch-task-scripts.js';
 
 /** What outlives the step host when it is killed: nothing the guard was told about. */
 export interface HostGuard {
@@ -88,8 +90,16 @@ class StepControl {
   private errFd: number | undefined;
   private killTimer: NodeJS.Timeout | undefined;
   private viaHelper = false;
+  private announced = false;
 
   constructor(private readonly spec: BatchSpec) {}
+
+  /** The step's container exists: orders reach what runs in it before the script (TaskProlog). */
+  open(container: StepContainer, errFd: number): void {
+    this.container = container;
+    this.errFd = errFd;
+    if (this.killRequest) this.carryOutKill(this.killRequest);
+  }
 
   /** The script runs: orders that came before it are carried out now. */
   attach(container: StepContainer, shell: ChildProcess, errFd: number, viaHelper: boolean): void {
@@ -128,7 +138,9 @@ class StepControl {
     const container = this.container!;
     const due = DUE_TO[request.cause] ?? '';
     try {
-      writeSync(this.errFd!, `slurmstepd: error: *** JOB ${spec.jobId} ON ${spec.nodeName} CANCELLED AT ${formatSlurmDate(request.at)}${due} ***\n`);
+      // Once, though the order is carried out again when the script starts after the prolog.
+      if (!this.announced) writeSync(this.errFd!, `slurmstepd: error: *** JOB ${spec.jobId} ON ${spec.nodeName} CANCELLED AT ${formatSlurmDate(request.at)}${due} ***\n`);
+      this.announced = true;
     } catch {
       // the output file may be gone; the kill still happens
     }
@@ -177,6 +189,20 @@ async function runScript(spec: BatchSpec, plugins: ContainerPlugins, fds: Output
   // The step host's guard ends the step's processes if the host is killed (SIGKILL).
   const plan = await container.orphanPlan().catch(() => ({}) as ProctrackOrphanPlan);
   guard.container(plan, true);
+  // slurm.conf's TaskProlog, as before a step's task; its exports reach the script, its failure
+  // is the script's (which never runs). The epilog sees the environment from before it.
+  control.open(container, fds.err);
+  const scripts = batchScriptContext(spec, container, cwd, fds);
+  const epilogEnv = [...env];
+  const prologFailed = await runTaskPrologs({ slurm: spec.confTaskProlog }, env, scripts);
+  if (prologFailed !== undefined) {
+    await runTaskEpilogs({ slurm: spec.confTaskEpilog }, epilogEnv, scripts).catch(() => {});
+    await container.close().finally(() => {
+      control.detach();
+      guard.container(plan, false);
+    });
+    return { status: prologFailed << 8, cause: null, failure: null };
+  }
   // SLURM_TASK_PID is the script's own pid: the task exec helper writes it into the placeholder
   // batchEnv() left and execs the script, keeping the pid (so the script's shell is the only one
   // to re-export the environment, and orders it as on Slurm); without the helper a shell sets it.
@@ -227,6 +253,8 @@ async function runScript(spec: BatchSpec, plugins: ContainerPlugins, fds: Output
 
   const outcome = await exited;
   // ---- The script has ended: `outcome` is its wait status (or why it could not exec). ----
+  // slurm.conf's TaskEpilog, before the step's container goes, as for a step's task.
+  await runTaskEpilogs({ slurm: spec.confTaskEpilog }, epilogEnv, scripts).catch(() => {});
   const used = await usage.finish(plan.cgroup);
   // The script is gone; whatever it left behind is not (daemons, background jobs).
   const oomKills = await container.close().finally(() => {

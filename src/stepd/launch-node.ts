@@ -14,7 +14,7 @@ import { onPty } from './pty-helper.js';
 import { stepEnvOver } from './step-env.js';
 import { childGone } from '../os/spawn.js';
 import { signalTaskGroup, spawnTask, taskNotStarted, type SpawnArgv, type SpawnedTask, type TaskOutcome } from './spawn-task.js';
-import { runTaskEpilog, runTaskProlog, type TaskScriptContext } from './task-scripts.js';
+import { runTaskEpilogs, runTaskPrologs, type TaskScriptContext } from './task-scripts.js';
 import { stepDebug } from './step-debug.js';
 import { formatSlurmDate } from '../core/time-string.js';
 import { constants } from 'node:os';
@@ -131,7 +131,12 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     report: (line) => sink.daemonError(`tsstepd-${nodeName}: error: ${line}`),
     stdout: (chunk) => sink.stdout(taskId, chunk),
     stderr: (chunk) => sink.stderr(taskId, chunk),
+    // slurmstepd's own stderr is the node's first task's.
+    daemonStderr: (chunk) => sink.stderr(tids[0] ?? taskId, chunk),
   });
+  // slurm.conf's scripts, then the user's (--task-prolog); the epilogs the other way round.
+  const prologs = { slurm: step.confTaskProlog, user: step.taskProlog };
+  const epilogs = { slurm: step.confTaskEpilog, user: step.taskEpilog };
 
   // The submitter's umask and soft limits (--propagate), set by the task exec helper in the
   // task's process, after it became the user, as slurmstepd sets them before its exec.
@@ -188,10 +193,9 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       };
       const launch = await mpi.stepdTask(taskInfo, stepEnvOver(envForTask));
       const stdinKind = spec.stdin === 'none' ? 'ignore' : 'pipe';
-      // The epilog sees the task's variables as they were before its prolog changed them.
+      // The epilogs see the task's variables as they were before its prologs changed them.
       const epilogEnv = [...envForTask];
-      const scripts = taskScriptContext(taskId, cwd);
-      const prologFailed = step.taskProlog === undefined ? undefined : await runTaskProlog(step.taskProlog, envForTask, scripts);
+      const prologFailed = await runTaskPrologs(prologs, envForTask, taskScriptContext(taskId, cwd));
       if (prologFailed !== undefined) {
         tasks[localId] = { taskId, spawned: taskNotStarted(prologFailed), epilogEnv };
         if (launch?.attach) launch.attach([]);
@@ -247,7 +251,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
         if (outcome.kind === 'exited') debug.verbose(`task ${taskId} (${pid}) exited with exit code ${outcome.code}.`);
         if (outcome.kind === 'signaled') debug.verbose(`task ${taskId} (${pid}) exited. Killed by signal ${constants.signals[outcome.signal] ?? 0}.`);
         // slurmstepd runs the task epilog before it reports the task's exit.
-        if (step.taskEpilog !== undefined) await runTaskEpilog(step.taskEpilog, epilogEnv, taskScriptContext(taskId, cwd)).catch(report);
+        await runTaskEpilogs(epilogs, epilogEnv, taskScriptContext(taskId, cwd)).catch(report);
         const exit = toTaskExit(taskId, nodeName, outcome, spec.argv[i] ?? spec.argv[0]!, sink);
         // A task the oom killer ended is reported so as it ends (slurmstepd's SIG_OOM), since
         // tsrun prints its line then; the step's end marks the node's other tasks too.

@@ -1,10 +1,15 @@
-// srun's --task-prolog and --task-epilog, as slurmstepd runs them (observed on Slurm 22.05;
-// /work/ref/task-prolog.txt): per task, as the task's user, in the step's containers, with the
-// task's environment plus SLURM_SCRIPT_CONTEXT. The prolog runs just before the task starts and
-// its stdout speaks to the step daemon: `export NAME=value` and `unset NAME` change the task's
-// environment, `print TEXT` goes to the task's stdout; its stderr is dropped. A failing prolog
-// is the task's end: it exits with the prolog's status without running. The epilog runs once the
-// task has ended, before its exit is reported; its stdout is dropped, its stderr is the task's.
+// A task's prologs and epilogs, as slurmstepd runs them (observed on Slurm 22.05:
+// /work/ref/task-prolog.txt, task-prolog-conf.txt, task-prolog-conf-more.txt): slurm.conf's
+// TaskProlog/TaskEpilog and srun's --task-prolog/--task-epilog, per task, as the task's user,
+// in the step's containers and the task's directory, with the task's environment plus
+// SLURM_SCRIPT_CONTEXT. Before the task starts, slurm.conf's prolog runs, then the user's (which
+// sees what the first exported); a prolog's stdout speaks to the step daemon: `export
+// NAME=value` and `unset NAME` change the task's environment, `print TEXT` goes to the task's
+// stdout; its stderr is dropped. A failing prolog is the task's end: it exits with the
+// prolog's status without running. Once the task has ended, and before its exit is reported,
+// the user's epilog runs, then slurm.conf's, both with the task's environment from before the
+// prologs; their stdout is dropped, the user's stderr is the task's, slurm.conf's goes to
+// slurmstepd's own stderr (the node's first task's).
 import { constants } from 'node:os';
 import path from 'node:path';
 import { envArrayOverwrite, getenvp, unsetenvp } from '../core/env-array.js';
@@ -25,52 +30,88 @@ export interface TaskScriptContext {
   report(line: string): void;
   stdout(chunk: Buffer): void;
   stderr(chunk: Buffer): void;
+  /** The step daemon's own stderr, where slurm.conf's TaskEpilog writes. */
+  daemonStderr(chunk: Buffer): void;
 }
+
+/** A task's scripts of one kind: slurm.conf's (TaskProlog, TaskEpilog) and the user's (--task-prolog, --task-epilog). */
+export interface TaskScripts {
+  slurm?: string | undefined;
+  user?: string | undefined;
+}
+
+type ScriptOwner = keyof TaskScripts;
+
+// slurmstepd's words for each (task.c, mgr.c). A failing slurm.conf TaskEpilog says
+// `--task-epilog failed` and a failing --task-epilog `TaskEpilog failed`: 22.05.8 swaps them.
+const WORDS = {
+  slurm: { prolog: 'slurm task_prolog', epilog: 'slurm task_epilog', prologFailed: 'TaskProlog failed', epilogFailed: '--task-epilog failed' },
+  user: { prolog: 'user task_prolog', epilog: 'user task_epilog', prologFailed: '--task-prolog failed', epilogFailed: 'TaskEpilog failed' },
+} as const;
 
 /** How a script ended: its exit code, or the signal that ended it. */
 type ScriptEnd = { code: number } | { signal: NodeJS.Signals };
 
 /**
- * Runs the task prolog for a task whose environment is `env` and applies what it printed to it.
+ * Runs a task's prologs, slurm.conf's then the user's, for a task whose environment is `env`,
+ * and applies what each printed to it.
  * @returns undefined when the task may start, else the exit status the task ends with.
  */
-export async function runTaskProlog(script: string, env: string[], ctx: TaskScriptContext): Promise<number | undefined> {
+export async function runTaskPrologs(scripts: TaskScripts, env: string[], ctx: TaskScriptContext): Promise<number | undefined> {
+  for (const owner of ['slurm', 'user'] as const) {
+    const script = scripts[owner];
+    if (script === undefined) continue;
+    const failed = await runTaskProlog(owner, script, env, ctx);
+    if (failed !== undefined) return failed;
+  }
+  return undefined;
+}
+
+/** Runs a task's epilogs, the user's then slurm.conf's, once the task whose environment (before its prologs) was `env` ended. */
+export async function runTaskEpilogs(scripts: TaskScripts, env: readonly string[], ctx: TaskScriptContext): Promise<void> {
+  for (const owner of ['user', 'slurm'] as const) {
+    const script = scripts[owner];
+    if (script !== undefined) await runTaskEpilog(owner, script, env, ctx);
+  }
+}
+
+async function runTaskProlog(owner: ScriptOwner, script: string, env: string[], ctx: TaskScriptContext): Promise<number | undefined> {
+  const words = WORDS[owner];
   envArrayOverwrite(env, 'SLURM_SCRIPT_CONTEXT', 'prolog_task');
   const why = cannotRun(script, env, ctx);
   if (why !== undefined) {
-    ctx.report(`run_command: user task_prolog ${why}`);
-    ctx.report('user task_prolog did not exit normally. reason: Run command failed - configuration error');
-    ctx.report('--task-prolog failed status=1');
+    ctx.report(`run_command: ${words.prolog} ${why}`);
+    ctx.report(`${words.prolog} did not exit normally. reason: Run command failed - configuration error`);
+    ctx.report(`${words.prologFailed} status=1`);
     return 1;
   }
   let out = '';
   const end = await runScript(script, scriptEnv(env), ctx, undefined, (chunk) => (out += chunk.toString()));
   if ('signal' in end) {
-    ctx.report('user task_prolog did not exit normally. reason: ');
-    ctx.report('--task-prolog failed status=1');
+    ctx.report(`${words.prolog} did not exit normally. reason: `);
+    ctx.report(`${words.prologFailed} status=1`);
     return 1;
   }
-  if (end.code !== 0) {
-    ctx.report(`--task-prolog failed status=${end.code}`);
-    return end.code;
-  }
+  // What a prolog printed counts whatever its exit code (its `print` lines show even when it fails).
   for (const line of out.split('\n')) applyPrologLine(line, env, ctx);
-  return undefined;
+  if (end.code === 0) return undefined;
+  ctx.report(`${words.prologFailed} status=${end.code}`);
+  return end.code;
 }
 
-/** Runs the task epilog once the task whose environment (before its prolog) was `env` ended. */
-export async function runTaskEpilog(script: string, env: readonly string[], ctx: TaskScriptContext): Promise<void> {
+async function runTaskEpilog(owner: ScriptOwner, script: string, env: readonly string[], ctx: TaskScriptContext): Promise<void> {
+  const words = WORDS[owner];
   const epilogEnv = scriptEnv(env);
   envArrayOverwrite(epilogEnv, 'SLURM_SCRIPT_CONTEXT', 'epilog_task');
   if (!path.isAbsolute(script) || cannotRun(script, epilogEnv, ctx) !== undefined) {
-    ctx.report(`Could not run user task_epilog [${script}]: access denied`);
-    ctx.report('TaskEpilog failed status=-1');
+    ctx.report(`Could not run ${words.epilog} [${script}]: access denied`);
+    ctx.report(`${words.epilogFailed} status=-1`);
     return;
   }
-  const end = await runScript(script, epilogEnv, ctx, (chunk) => ctx.stderr(chunk));
+  const end = await runScript(script, epilogEnv, ctx, owner === 'user' ? ctx.stderr : ctx.daemonStderr);
   // slurmstepd prints the raw wait status here.
   const status = 'signal' in end ? (constants.signals[end.signal] ?? 9) : end.code << 8;
-  if (status !== 0) ctx.report(`TaskEpilog failed status=${status}`);
+  if (status !== 0) ctx.report(`${words.epilogFailed} status=${status}`);
 }
 
 /** Why the script cannot be run as the task's user (run_command's words), or undefined. */
@@ -128,7 +169,9 @@ function applyPrologLine(line: string, env: string[], ctx: { stdout(chunk: Buffe
   if (line.startsWith('export ')) {
     const assignment = line.slice(7).trimStart();
     const equals = assignment.indexOf('=');
-    if (equals > 0) envArrayOverwrite(env, assignment.slice(0, equals), assignment.slice(equals + 1));
+    // `export A =b` sets A, as slurmstepd reads it; `export A` sets nothing.
+    const name = equals < 0 ? '' : assignment.slice(0, equals).trimEnd();
+    if (name !== '') envArrayOverwrite(env, name, assignment.slice(equals + 1));
   } else if (line.startsWith('unset ')) {
     const name = line.slice(6).trimStart().split(' ')[0];
     if (name) unsetenvp(env, name);

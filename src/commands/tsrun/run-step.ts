@@ -14,6 +14,7 @@ import { formatDistribution } from '../../core/task-dist.js';
 import { loadCluster } from '../../config/load.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { killWaitSeconds } from '../../config/kill-wait.js';
+import { confTaskScripts } from '../../config/task-scripts.js';
 import { acctGatherSeconds } from '../../config/acct-gather.js';
 import { createPluginRegistry } from '../../plugin-host/create.js';
 import type { PluginRegistry } from '../../plugin-host/registry.js';
@@ -250,6 +251,7 @@ function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, 
     ...(alloc.ownJob && req.extras.qos !== undefined && { qos: req.extras.qos }),
     ...(req.taskProlog !== undefined && { taskProlog: req.taskProlog }),
     ...(req.taskEpilog !== undefined && { taskEpilog: req.taskEpilog }),
+    ...confTaskScripts(config),
     workingCluster: workingCluster(config),
     // tsrun's I/O port, set once it listens (node-hosts.ts).
     srunPort: 0,
