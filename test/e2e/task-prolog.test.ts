@@ -1,7 +1,8 @@
 // srun's --task-prolog and --task-epilog, through tsrun and the drop-in srun, against what
-// Slurm 22.05 does with the same scripts (/work/ref/task-prolog.txt): the prolog's export,
-// unset and print lines, its failures (the task ends with its status, slurmstepd's lines),
-// the epilog's stderr and its failures; as root also inside the job's cgroup and namespace.
+// Slurm 22.05 does with the same scripts (/work/ref/task-prolog.txt, task-prolog-conf-more.txt):
+// the prolog's export, unset and print lines, its failures (the task ends with its status,
+// slurmstepd's lines), the epilog's stderr and its failures; as root also inside the job's
+// cgroup and namespace. slurm.conf's TaskProlog/TaskEpilog: task-prolog-conf.test.ts.
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { chmodSync, writeFileSync } from 'node:fs';
@@ -35,7 +36,7 @@ describe('--task-prolog and --task-epilog', () => {
     ].join('\n'),
   );
   const epilog = script('te.sh', 'echo "epilog stdout $SLURM_PROCID"; echo "epilog stderr $SLURM_PROCID $SLURM_SCRIPT_CONTEXT ${TP_VAR-none}" >&2');
-  const failing = script('tfail.sh', 'echo "export X=1"; exit 3');
+  const failing = script('tfail.sh', 'echo "export X=1"; echo "print before failing"; exit 3');
   const killed = script('tsig.sh', 'kill -9 $$');
   const dropin = path.join(repoRoot, 'bin', 'tslurm-dropin.js');
   const srun = (args: string) =>
@@ -71,7 +72,7 @@ describe('--task-prolog and --task-epilog', () => {
     expect(r.stdout).toContain('SLURM_SCRIPT_CONTEXT=prolog_task\n');
   });
 
-  it("a failing prolog ends the task with its status, in slurmstepd's words", async () => {
+  it("a failing prolog ends the task with its status, in slurmstepd's words (what it printed still shows)", async () => {
     const cases: Array<[string, number, string[]]> = [
       [failing, 3, ['--task-prolog failed status=3']],
       [killed, 1, ['user task_prolog did not exit normally. reason: ', '--task-prolog failed status=1']],
@@ -97,7 +98,7 @@ describe('--task-prolog and --task-epilog', () => {
     for (const [file, status, lines] of cases) {
       const r = await srun(`-n1 --task-prolog=${file} sh -c 'echo ran'`);
       expect(r.exitCode).toBe(status);
-      expect(r.stdout).toBe('');
+      expect(r.stdout).toBe(file === failing ? 'before failing' : '');
       expect(r.stderr).toBe([...lines.map((l) => `tsstepd-node1: error: ${l}`), `srun: error: node1: task 0: Exited with exit code ${status}`].join('\n'));
     }
   });
