@@ -63,6 +63,9 @@ export function normalize(draft: Draft, origin: Origin): ClusterConfig {
     options: pluginOptions(top, authType, keyFile),
     ...(top.plugins?.jobcomp !== undefined && { jobcomp: { type: top.plugins.jobcomp, ...(top.plugins.jobcomp_loc !== undefined && { loc: path(top.plugins.jobcomp_loc) }) } }),
     ...(top.acct_gather_frequency !== undefined && { acctGatherFrequency: top.acct_gather_frequency }),
+    // An empty value is none, as Slurm reads `TaskProlog=`.
+    ...(top.task_prolog && { taskProlog: top.task_prolog }),
+    ...(top.task_epilog && { taskEpilog: top.task_epilog }),
   };
 }
 

@@ -98,6 +98,10 @@ export const TopSchema = strictMap({
   options: v.optional(anyMap('a mapping of plugin name to its options')),
   // slurm.conf JobAcctGatherFrequency: seconds between samples of the tasks' use (or task=N).
   acct_gather_frequency: v.optional(convert(stringOrNumber, parseGatherFrequency)),
+  // slurm.conf TaskProlog and TaskEpilog: run around every task and batch script, as its user;
+  // absolute paths, as Slurm wants them (a relative one fails at run time with Slurm's message).
+  task_prolog: v.optional(str),
+  task_epilog: v.optional(str),
 });
 
 export const NODE_STATES = ['UNKNOWN', 'IDLE', 'DOWN', 'DRAIN', 'FUTURE'] as const;

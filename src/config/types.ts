@@ -125,6 +125,9 @@ export interface ClusterConfig {
   jobcomp?: { type: string; loc?: string };
   /** Seconds between samples of the tasks' use (JobAcctGatherFrequency); see config/acct-gather.ts. */
   acctGatherFrequency?: number;
+  /** slurm.conf's TaskProlog and TaskEpilog (config/task-scripts.ts). */
+  taskProlog?: string;
+  taskEpilog?: string;
   /** Present when the cluster was read from a slurm.conf. */
   slurmConf?: SlurmConfFacts;
 }

@@ -4,11 +4,13 @@
 // its exports reach the task and the user's --task-prolog; the user's --task-epilog runs before
 // slurm.conf's epilog, both with the environment from before the prologs; the batch script has
 // them too; a failing or missing prolog ends the task in slurmstepd's words, and the epilog
-// still runs.
+// still runs. In daemon mode (a cluster YAML's task_prolog/task_epilog) the launch carries
+// them to each node's tsstepd.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testController, type TestController } from '../helpers/controller.js';
+import { startDaemonCluster, type DaemonCluster } from '../helpers/daemon-cluster.js';
 import { fixture, repoRoot } from '../helpers/run-bin.js';
 
 const scripts = fixture('slurm-conf', 'task-scripts');
@@ -163,5 +165,48 @@ describe("slurm.conf's TaskProlog and TaskEpilog", () => {
       ].join('\n'),
     );
     expect(missing.readLog()).toEqual(['failing epilog 0']);
+  });
+});
+
+describe('task_prolog and task_epilog in daemon mode: the launch carries them to each tsstepd', () => {
+  let c: DaemonCluster;
+  let log: string;
+  beforeAll(async () => {
+    c = await startDaemonCluster({ nodes: 2, extraYaml: `task_prolog: ${script('prolog.sh')}\ntask_epilog: ${script('epilog.sh')}` });
+    log = path.join(c.root, 'work', 'scripts.log');
+  }, 60_000);
+  afterAll(() => c?.stop());
+  const readLog = (): string[] => {
+    const read = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    rmSync(log);
+    return read;
+  };
+
+  it("a step over both daemons: each node runs its tasks' prolog and epilog", async () => {
+    const r = await c.run('tsrun', ['-N2', '-n2', '-l', 'sh', '-c', 'echo "task on $SLURMD_NODENAME CONF_TP=${CONF_TP-unset}"'], { env: { TASK_SCRIPTS_LOG: log } });
+    expect(r.exitCode).toBe(0);
+    expect(lines(r.stdout).sort()).toEqual(['0: conf prolog of task 0 ctx=prolog_task', '0: task on dn1 CONF_TP=conf_0', '1: conf prolog of task 1 ctx=prolog_task', '1: task on dn2 CONF_TP=conf_1']);
+    // Each node's step daemon writes on its own first task's stderr.
+    expect(lines(r.stderr).sort()).toEqual(['0: conf epilog stderr 0 ctx=epilog_task', '1: conf epilog stderr 1 ctx=epilog_task']);
+    expect(readLog().sort()).toEqual(['conf epilog 0 CONF_TP=unset', 'conf epilog 1 CONF_TP=unset', 'conf prolog 0', 'conf prolog 1']);
+  });
+
+  it('scontrol show config and write config name them', async () => {
+    const shown = await c.run('tscontrol', ['show', 'config']);
+    expect(lines(shown.stdout).filter((l) => /^Task(Prolog|Epilog) /.test(l))).toEqual([
+      `TaskEpilog              = ${script('epilog.sh')}`,
+      `TaskProlog              = ${script('prolog.sh')}`,
+    ]);
+    const written = await c.run('tscontrol', ['write', 'config', '-']);
+    expect(lines(written.stdout).filter((l) => /^Task(Prolog|Epilog)=/.test(l))).toEqual([`TaskProlog=${script('prolog.sh')}`, `TaskEpilog=${script('epilog.sh')}`]);
+  });
+
+  it("a batch job on its first node's daemon", async () => {
+    const submitted = await c.run('tsbatch', ['--parsable', '--wait', '-o', 'batch.out', '--wrap', 'echo "batch on $SLURMD_NODENAME CONF_TP=${CONF_TP-unset}"'], {
+      env: { TASK_SCRIPTS_LOG: log },
+    });
+    expect(submitted.exitCode).toBe(0);
+    expect(readFileSync(path.join(c.root, 'work', 'batch.out'), 'utf8')).toBe('conf prolog of task 0 ctx=prolog_task\nbatch on dn1 CONF_TP=conf_0\nconf epilog stderr 0 ctx=epilog_task\n');
+    expect(readLog()).toEqual(['conf prolog 0', 'conf epilog 0 CONF_TP=unset']);
   });
 });

@@ -91,6 +91,8 @@ function modelled(config: ClusterConfig, env: NodeJS.ProcessEnv): Map<string, st
     ['SLURM_CONF', config.source],
     ['SLURM_VERSION', TOOLKIT_VERSION],
     ['StateSaveLocation', stateDir],
+    ['TaskEpilog', config.taskEpilog],
+    ['TaskProlog', config.taskProlog],
     ['TreeWidth', String(config.control.treeWidth ?? DEFAULT_TREE_WIDTH)],
   ];
   return new Map(values.filter((e): e is [string, string] => e[1] !== undefined));

@@ -31,6 +31,8 @@ export const TOP_PATH_KEYS: Record<string, string> = {
   'plugins.jobcomp': 'JobCompType',
   'plugins.jobcomp_loc': 'JobCompLoc',
   acct_gather_frequency: 'JobAcctGatherFrequency',
+  task_prolog: 'TaskProlog',
+  task_epilog: 'TaskEpilog',
   'preempt.type': 'PreemptType',
   'preempt.mode': 'PreemptMode',
   'control.slurmd_timeout': 'SlurmdTimeout',
@@ -67,6 +69,8 @@ export function describe(conf: ConfText, fail: (at: Where, message: string) => v
   if (auth !== undefined && TSLURM_AUTH.has(auth.toLowerCase())) plugins.auth = auth;
   description.plugins = plugins;
   set(description, 'acct_gather_frequency', get('JobAcctGatherFrequency'));
+  set(description, 'task_prolog', get('TaskProlog'));
+  set(description, 'task_epilog', get('TaskEpilog'));
   const preempt: Record<string, unknown> = {};
   set(preempt, 'type', get('PreemptType'));
   set(preempt, 'mode', withoutGang(get('PreemptMode')));

@@ -20,7 +20,7 @@ export interface WrittenConf {
 const MODEL_KEYS = new Set(
   `ClusterName SlurmctldHost ControlMachine ControlAddr SlurmctldPort StateSaveLocation AuthType PluginDir SelectType SchedulerType
 ProctrackType MpiDefault JobContainerType PreemptType PreemptMode SlurmdTimeout TreeWidth PurgeJobAfter
-JobAcctGatherFrequency JobCompType JobCompLoc`.split(/\s+/),
+JobAcctGatherFrequency JobCompType JobCompLoc TaskProlog TaskEpilog`.split(/\s+/),
 );
 
 /** The files for `config`, stamped with `when` (scontrol's header line). */
@@ -49,6 +49,8 @@ export function writeSlurmConf(config: ClusterConfig, when: string): WrittenConf
     ['ProctrackType', p.proctrackFallback === undefined ? p.proctrack : undefined],
     ['MpiDefault', p.mpiDefault.replace(/^mpi\//, '')],
     ['JobContainerType', p.jobContainer],
+    ['TaskProlog', config.taskProlog],
+    ['TaskEpilog', config.taskEpilog],
   ]);
   section(out, 'LOGGING AND ACCOUNTING', [
     ['JobAcctGatherFrequency', config.acctGatherFrequency === undefined ? undefined : String(config.acctGatherFrequency)],
