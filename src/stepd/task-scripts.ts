@@ -16,7 +16,7 @@ import { envArrayOverwrite, getenvp, unsetenvp } from '../core/env-array.js';
 import { slurm_strerror } from '../core/errno.js';
 import type { ContainerTask } from '../plugin-api/job-container.js';
 import { argvAsUser, execProblem, type RunAs } from './run-as.js';
-import { spawnTask } from './spawn-task.js';
+import { signalTaskGroup, spawnTask } from './spawn-task.js';
 import { childGone } from '../os/spawn.js';
 import type { StepContainer } from './step-container.js';
 import { stepEnvOver } from './step-env.js';
@@ -48,6 +48,9 @@ const WORDS = {
   slurm: { prolog: 'slurm task_prolog', epilog: 'slurm task_epilog', prologFailed: 'TaskProlog failed', epilogFailed: '--task-epilog failed' },
   user: { prolog: 'user task_prolog', epilog: 'user task_epilog', prologFailed: '--task-prolog failed', epilogFailed: 'TaskEpilog failed' },
 } as const;
+
+/** How long the user's --task-epilog may run (mgr.c: _run_script_as_user's max_wait, 5 s). */
+const USER_EPILOG_WAIT_MS = 5000;
 
 /** How a script ended: its exit code, or the signal that ended it. */
 type ScriptEnd = { code: number } | { signal: NodeJS.Signals };
@@ -108,7 +111,11 @@ async function runTaskEpilog(owner: ScriptOwner, script: string, env: readonly s
     ctx.report(`${words.epilogFailed} status=-1`);
     return;
   }
-  const end = await runScript(script, epilogEnv, ctx, owner === 'user' ? ctx.stderr : ctx.daemonStderr);
+  const end = await runScript(script, epilogEnv, ctx, owner === 'user' ? ctx.stderr : ctx.daemonStderr, undefined, {
+    // slurmstepd gives the user's epilog 5 s, then kills its process group; slurm.conf's has no limit.
+    ...(owner === 'user' && { maxWaitMs: USER_EPILOG_WAIT_MS }),
+    killGroupAfter: true,
+  });
   // slurmstepd prints the raw wait status here.
   const status = 'signal' in end ? (constants.signals[end.signal] ?? 9) : end.code << 8;
   if (status !== 0) ctx.report(`${words.epilogFailed} status=${status}`);
@@ -133,6 +140,8 @@ function scriptEnv(env: readonly string[]): string[] {
 /**
  * One script, joined to the step's containers as a task is (its cgroup, the job's namespace),
  * as the user, with no stdin. Its stdout and stderr go to the callbacks given, or nowhere.
+ * `maxWaitMs`: its process group is killed then; `killGroupAfter`: also once it has ended, so
+ * that what it left running neither lingers nor holds its output open (slurmstepd's killpg).
  */
 async function runScript(
   script: string,
@@ -140,6 +149,7 @@ async function runScript(
   ctx: TaskScriptContext,
   onStderr: ((chunk: Buffer) => void) | undefined,
   onStdout?: (chunk: Buffer) => void,
+  limits: { maxWaitMs?: number; killGroupAfter?: boolean } = {},
 ): Promise<ScriptEnd> {
   const taskExec = taskExecHelper();
   const task: ContainerTask = {
@@ -158,7 +168,10 @@ async function runScript(
   if (child.pid !== undefined) {
     await ctx.container.adopt(child.pid, () => childGone(child)).catch(() => {});
   }
+  const timer = limits.maxWaitMs === undefined ? undefined : setTimeout(() => signalTaskGroup(child, 'SIGKILL'), limits.maxWaitMs);
   const outcome = await spawned.exit;
+  clearTimeout(timer);
+  if (limits.killGroupAfter) signalTaskGroup(child, 'SIGKILL');
   await spawned.closed;
   if (outcome.kind === 'signaled') return { signal: outcome.signal };
   return { code: outcome.kind === 'exited' ? outcome.code : 127 };

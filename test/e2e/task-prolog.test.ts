@@ -112,6 +112,15 @@ describe('--task-prolog and --task-epilog', () => {
     expect(missing.stderr).toBe('tsstepd-node1: error: Could not run user task_epilog [te.sh]: access denied\ntsstepd-node1: error: TaskEpilog failed status=-1');
   });
 
+  it('an epilog still running after 5 s is killed (TaskEpilog failed status=9), as slurmstepd does', async () => {
+    const slow = script('slow.sh', 'echo "slow epilog start $SLURM_PROCID" >&2; sleep 60 & sleep 60; echo "slow epilog end" >&2');
+    const started = Date.now();
+    const r = await srun(`-n1 --task-epilog=${slow} sh -c 'echo ran'`);
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expect({ code: r.exitCode, out: r.stdout }).toEqual({ code: 0, out: 'ran' });
+    expect(r.stderr).toBe('slow epilog start 0\ntsstepd-node1: error: TaskEpilog failed status=9');
+  });
+
   it.skipIf(process.getuid?.() !== 0)('as root under proctrack/cgroup and job_container/tmpfs: the prolog runs in the task\'s cgroup and the job\'s /tmp', async () => {
     const cluster = path.join(ctl.workDir, 'tmpfs.yaml');
     writeFileSync(
