@@ -6,7 +6,7 @@
 // them too; a failing or missing prolog ends the task in slurmstepd's words, and the epilog
 // still runs. In daemon mode (a cluster YAML's task_prolog/task_epilog) the launch carries
 // them to each node's tsstepd.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testController, type TestController } from '../helpers/controller.js';
@@ -101,6 +101,21 @@ describe("slurm.conf's TaskProlog and TaskEpilog", () => {
     // The step's epilog sees the batch script's environment (its prolog's export), the batch
     // script's own epilog the environment from before its prolog.
     expect(ok.readLog()).toEqual(['conf prolog 0', 'conf prolog 0', 'conf epilog 0 CONF_TP=conf_0', 'conf epilog 0 CONF_TP=unset']);
+  });
+
+  it('scancel ends a batch job whose prolog hangs: the script never runs', async () => {
+    const { ctl } = ok;
+    const submitted = await ctl.run('slurm-name', ['sbatch', '--parsable', '-o', 'hung.out', '--wrap', 'echo batch ran'], { env: { PROLOG_SLEEP: '300' } });
+    const id = submitted.stdout.trim();
+    await ctl.until(() => existsSync(ok.log) && readFileSync(ok.log, 'utf8').includes('conf prolog 0'));
+    const started = Date.now();
+    expect((await ctl.run('slurm-name', ['scancel', id])).exitCode).toBe(0);
+    await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'CANCELLED');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const out = ctl.read('hung.out');
+    expect(out.match(new RegExp(`slurmstepd: error: \\*\\*\\* JOB ${id} ON node1 CANCELLED AT \\S+ \\*\\*\\*`, 'g'))).toHaveLength(1);
+    expect(out).not.toContain('batch ran');
+    rmSync(ok.log);
   });
 
   it('scontrol show config names them', async () => {
