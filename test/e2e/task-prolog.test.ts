@@ -103,6 +103,16 @@ describe('--task-prolog and --task-epilog', () => {
     }
   });
 
+  it('a node whose only task never starts still reports to tsrun, run after run (not a node failure)', async () => {
+    // Its launch is answered at once, before tsrun has taken the node's I/O connection from the
+    // listener's backlog; closing the listener then reset it, and tsrun took the node for lost
+    // after 10 s (one run in about six did so under load).
+    for (let run = 0; run < 10; run++) {
+      const r = await ctl.run('tsrun', ['-n1', `--task-prolog=${path.join(ctl.workDir, 'nonexist.sh')}`, 'true']);
+      expect({ run, code: r.exitCode, lost: r.stderr.includes('Node failure') }).toEqual({ run, code: 1, lost: false });
+    }
+  });
+
   it("a failing epilog is reported with the raw status; the task's exit code stands", async () => {
     const r = await srun(`-n1 --task-epilog=${failing} sh -c 'echo ran; exit 2'`);
     expect({ code: r.exitCode, out: r.stdout }).toEqual({ code: 2, out: 'ran' });

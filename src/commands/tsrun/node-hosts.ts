@@ -109,6 +109,10 @@ export async function launchThroughHosts(options: HostLaunchOptions): Promise<Ar
       ...(step.jobUid !== undefined && step.jobGid !== undefined && { user: { uid: step.jobUid, gid: step.jobGid } }),
     };
     const results = await options.send(launch);
+    // The port closes once every node's connection is here or never will be: a host answers
+    // once its nodes connected, but an accept still in the listener's backlog (a node whose
+    // tasks all ended at once, their prolog failing) would be reset by closing it now.
+    void Promise.all(nodes.map((node) => node.settled)).then(() => port.close());
     const byNode = new Map(results.map((r) => [r.node, r]));
     const graceMs = inputLimits().unauthTimeoutMs;
     return nodes.map((node) => {
@@ -121,9 +125,9 @@ export async function launchThroughHosts(options: HostLaunchOptions): Promise<Ar
       const why = result?.error ?? 'Communication connection failure';
       return { status: 'rejected', reason: new UserError(`Task launch for StepId=${step.jobId}.${step.stepId} failed on node ${node.name}: ${why}`) };
     });
-  } finally {
-    // Every node that launched has connected by the time its host answered.
+  } catch (error) {
     port.close();
+    throw error;
   }
 }
 
@@ -215,6 +219,9 @@ export class RemoteNodeStep implements NodeStep {
   private readonly exits: TaskExit[] = [];
   private ended = false;
   private attachTimer: NodeJS.Timeout | undefined;
+  /** Resolves once the node's I/O connection is here, or will never be (failed, lost). */
+  readonly settled: Promise<void>;
+  private settle!: () => void;
 
   constructor(
     readonly name: string,
@@ -223,10 +230,12 @@ export class RemoteNodeStep implements NodeStep {
     private readonly onLost: (node: string) => void,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
+    this.settled = new Promise((resolve) => (this.settle = resolve));
   }
 
   attach(socket: net.Socket): void {
     this.socket = socket;
+    this.settle();
     clearTimeout(this.attachTimer);
     for (const message of this.queued.splice(0)) this.write(message);
     socket.on('close', () => this.lost());
@@ -244,6 +253,7 @@ export class RemoteNodeStep implements NodeStep {
 
   /** Its launch failed: nothing will come. */
   failed(): void {
+    this.settle();
     this.ended = true;
     clearTimeout(this.attachTimer);
     this.socket?.destroy();
@@ -251,6 +261,7 @@ export class RemoteNodeStep implements NodeStep {
 
   // The node's connection is gone before it said `done`: a node failure.
   private lost(): void {
+    this.settle();
     if (this.ended) return;
     this.ended = true;
     clearTimeout(this.attachTimer);

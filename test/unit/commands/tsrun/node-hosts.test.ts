@@ -2,6 +2,8 @@
 // answered that it launched (closed before its hello was taken, or its hello refused): the node
 // is lost after the unauthenticated timeout, as one whose connection drops, and its tasks count
 // as killed. tsrun waited for it forever before (seen: a tsrun hung 15 minutes, SIGTERM or not).
+// And one whose connection tsrun takes only after its host answered (still in the listener's
+// backlog: a node whose tasks all ended at once) is not lost: the port stays open for it.
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchThroughHosts } from '../../../../src/commands/tsrun/node-hosts.js';
@@ -52,5 +54,41 @@ describe('launchThroughHosts', () => {
       { taskId: 1, nodeName: 'n1', exitCode: null, signal: 'SIGKILL' },
     ]);
     expect({ exits: exits.length, aborts, lost }).toEqual({ exits: 2, aborts: ['Node failure on n1'], lost: ['n1'] });
+  });
+
+  it("keeps its I/O port open for a node whose connection comes after its host's answer", async () => {
+    process.env['TSLURM_UNAUTH_TIMEOUT'] = '0.5';
+    const lost: string[] = [];
+    const [result] = await launchThroughHosts({
+      specs: [spec()],
+      nodes: [{ name: 'n1', host: '127.0.0.1', port: 1 }],
+      auth: localAuth,
+      plugins: {} as never,
+      endsJob: true,
+      treeWidth: 50,
+      sink: { stdout: () => {}, stderr: () => {}, daemonError: () => {} },
+      io: { listen: '127.0.0.1', reachedAt: async () => '127.0.0.1' },
+      // The host answers ok at once; its node connects a moment later, reports and is done.
+      send: async (launch) => {
+        setTimeout(() => {
+          void (async () => {
+            const socket = net.connect(launch.io.port, launch.io.host);
+            socket.on('error', () => {});
+            const hello = await localAuth.seal({ t: 'hello', key: launch.io.key, nodeId: 0 });
+            const exits = [0, 1].map((taskId) => ({ t: 'exit', exit: { taskId, nodeName: 'n1', exitCode: 0, signal: null } }));
+            socket.end([hello, ...exits, { t: 'done' }].map((m) => `${JSON.stringify(m)}\n`).join(''));
+          })();
+        }, 50);
+        return [{ node: 'n1', ok: true }];
+      },
+      onNodeLost: (node) => lost.push(node),
+    });
+    const node = (result as PromiseFulfilledResult<{ done: Promise<TaskExit[]> }>).value;
+    const done = await Promise.race([node.done, new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 5000))]);
+    expect(done).toEqual([
+      { taskId: 0, nodeName: 'n1', exitCode: 0, signal: null },
+      { taskId: 1, nodeName: 'n1', exitCode: 0, signal: null },
+    ]);
+    expect(lost).toEqual([]);
   });
 });
