@@ -273,6 +273,47 @@ export class Controller implements JobLookup {
     }
   }
 
+  /**
+   * Adds a new allocation (tsrun, tsalloc), lets `decide` (a scheduling pass) start it if it
+   * can, then journals its submit record as the job then stands; resolves once that is on
+   * disk. One disk flush so makes the job and its start durable before the answer goes out,
+   * where a submit record and then a start record took two. What changes on the job before its
+   * record is written is carried by the record, not journaled on its own (journalProgress). If
+   * the journal cannot take it, the job is taken out again, with its resources, and the
+   * submission refused.
+   */
+  async addDecided(job: CtldJob, decide: () => Promise<void>): Promise<void> {
+    job.submitAfterPass = true;
+    this.addJob(job);
+    try {
+      await decide();
+    } catch (error) {
+      job.submitAfterPass = undefined;
+      await this.withdraw(job);
+      throw error;
+    }
+    // From here on the job's changes follow its submit record in the journal.
+    job.submitAfterPass = undefined;
+    try {
+      await this.journalSubmit(job);
+    } catch (error) {
+      await this.withdraw(job);
+      throw error;
+    }
+  }
+
+  // A new job the journal did not take: out of the table, its resources given back.
+  private async withdraw(job: CtldJob): Promise<void> {
+    const record = job.record;
+    if (record.node_bitmap !== null && !isFinished(record.job_state)) {
+      await this.select.release(record);
+      await this.sched.freealloc(record);
+    }
+    record.node_bitmap = null;
+    this.removeJob(job);
+    this.changed();
+  }
+
   /** Journals a new job; resolves once it is on disk. */
   async journalSubmit(job: CtldJob): Promise<void> {
     await this.store.append({ t: 'submit', job: storedJobOf(job, this.table) });
@@ -282,6 +323,8 @@ export class Controller implements JobLookup {
   /** Journals what changed on a job; resolves once it is on disk. */
   async journalProgress(job: CtldJob): Promise<void> {
     this.changed();
+    // Its submit record, still to be written, will carry this change.
+    if (job.submitAfterPass === true) return;
     await this.store.append({ t: 'progress', id: job.record.job_id, p: progressOf(job, this.table) });
     this.accounting?.jobChanged(job);
     // A snapshot that fails (a full disk) has put the store in its failing state, which the log says.

@@ -69,13 +69,15 @@ export class InteractiveJobs {
       ...(desc.hold && { reason: 'JobHeldUser', held: 'user' as const }),
     });
     this.hold(job, connection);
+    // The pass that may start it runs before its submit record is written, which then carries
+    // the start: one disk flush before the answer rather than one for each.
     try {
-      await this.ctl.addJournaled([job]);
+      await this.ctl.addDecided(job, () => this.scheduler.settle());
     } catch (error) {
       this.holders.delete(jobId);
+      this.scheduler.kick();
       throw error;
     }
-    await this.scheduler.settle();
     return this.state(job);
   }
 
@@ -127,8 +129,12 @@ export class InteractiveJobs {
     const started = this.holders.get(record.job_id)?.started.splice(0) ?? [];
     return (async () => {
       await this.ctl.sched.newalloc(record);
-      await this.ctl.journalProgress(job);
-      started.forEach((resolve) => resolve());
+      // Not waited for by the pass, whose other starts join this record's disk flush; a tsrun
+      // waiting for its pending job hears of the start once it is on disk.
+      void this.ctl
+        .journalProgress(job)
+        .catch((error: Error) => this.ctl.log.error(`job ${record.job_id}: ${error.message}`))
+        .finally(() => started.forEach((resolve) => resolve()));
     })();
   }
 

@@ -45,6 +45,12 @@ export interface CtldJob {
   requeueCount: number;
   /** Set while a new job's submission is being journaled: it is not scheduled before it is acknowledged. */
   unjournaled?: boolean;
+  /**
+   * Set while a new allocation (tsrun, tsalloc) goes through its first scheduling pass before
+   * its submit record is written: the record, written once the pass is over, carries what the
+   * pass did (its start), so the job's changes meanwhile are not journaled on their own.
+   */
+  submitAfterPass?: boolean;
   /** While pending for resources: when and where select's WILL_RUN expects it to start. */
   expectedStart?: number;
   schedNodes?: string;
