@@ -63,7 +63,8 @@ export interface SlurmEnvFacts {
   /** --export when not ALL (SLURM_EXPORT_ENV, SLURM_GET_USER_ENV). */
   exportEnv?: string | undefined;
   restartCount?: number;
-  array?: { jobId: number; taskId: number; taskIds: readonly number[] } | undefined;
+  /** An array task's: the array's job id, the task's id, and the array's task ids summed up (arrayTaskSpan). */
+  array?: { jobId: number; taskId: number; span: ArrayTaskSpan } | undefined;
   /** Where tsrun inside finds the same cluster and controller (Slurm's SLURM_CONF does the same). */
   clusterFile?: string | undefined;
   stateDir?: string;
@@ -140,10 +141,10 @@ const VARIABLES = {
   SLURM_RESTART_COUNT: (f) => (f.restartCount !== undefined && f.restartCount > 0 ? f.restartCount : undefined),
   SLURM_ARRAY_JOB_ID: (f) => f.array?.jobId,
   SLURM_ARRAY_TASK_ID: (f) => f.array?.taskId,
-  SLURM_ARRAY_TASK_COUNT: (f) => f.array?.taskIds.length,
-  SLURM_ARRAY_TASK_MAX: (f) => (f.array ? Math.max(...f.array.taskIds) : undefined),
-  SLURM_ARRAY_TASK_MIN: (f) => (f.array ? Math.min(...f.array.taskIds) : undefined),
-  SLURM_ARRAY_TASK_STEP: (f) => (f.array ? arrayStep(f.array.taskIds) : undefined),
+  SLURM_ARRAY_TASK_COUNT: (f) => f.array?.span.count,
+  SLURM_ARRAY_TASK_MAX: (f) => f.array?.span.max,
+  SLURM_ARRAY_TASK_MIN: (f) => f.array?.span.min,
+  SLURM_ARRAY_TASK_STEP: (f) => f.array?.span.step,
   TSLURM_CONF: (f) => f.clusterFile,
   TSLURM_STATE_DIR: (f) => f.stateDir,
 } satisfies Record<string, (facts: SlurmEnvFacts, has: (name: string) => boolean) => Value>;
@@ -241,6 +242,28 @@ export function tasksPerNode(d: TaskCountRequest, cpusPerNode: readonly number[]
   }
   for (let i = 0; left > 0; i = (i + 1) % n, left--) counts[i]!++;
   return counts;
+}
+
+/** What SLURM_ARRAY_TASK_COUNT, _MIN, _MAX and _STEP say of an array's task ids. */
+export interface ArrayTaskSpan {
+  count: number;
+  min: number;
+  max: number;
+  step: number;
+}
+
+/**
+ * An array's task ids summed up, once per array: its tasks share them (a 1,000-task array
+ * worked them out from the ids at each task's start).
+ */
+export function arrayTaskSpan(ids: readonly number[]): ArrayTaskSpan {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const id of ids) {
+    if (id < min) min = id;
+    if (id > max) max = id;
+  }
+  return { count: ids.length, min, max, step: arrayStep(ids) };
 }
 
 // Slurm's SLURM_ARRAY_TASK_STEP: the common step of the ids when they are evenly spaced, else 1.

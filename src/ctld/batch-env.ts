@@ -3,7 +3,7 @@
 // is, gathered here from the job record and set in Slurm's order by core/slurm-env.ts (which also
 // says why that order). SLURM_TASK_PID is filled in by the batch step daemon, which alone knows
 // the script's pid.
-import { setSlurmVariables, tasksPerNode, BATCH_VARIABLES } from '../core/slurm-env.js';
+import { setSlurmVariables, tasksPerNode, BATCH_VARIABLES, type ArrayTaskSpan } from '../core/slurm-env.js';
 import { compressCounts } from '../core/tasks-per-node.js';
 import type { CtldJob } from './job.js';
 
@@ -19,8 +19,8 @@ export interface BatchEnvFacts {
   nodelist: string;
   cpusPerNode: number[];
   userName: string;
-  /** For array tasks: every task id of the array. */
-  arrayTaskIds: readonly number[] | undefined;
+  /** For array tasks: the array's task ids summed up. */
+  arrayTasks: ArrayTaskSpan | undefined;
 }
 
 export function batchEnv(job: CtldJob, facts: BatchEnvFacts): string[] {
@@ -58,7 +58,7 @@ export function batchEnv(job: CtldJob, facts: BatchEnvFacts): string[] {
     memPerCpu: desc.memPerCpu,
     exportEnv: desc.exportText !== undefined && desc.exportText.toUpperCase() !== 'ALL' ? desc.exportText : undefined,
     restartCount: job.requeueCount,
-    array: job.arrayJobId !== 0 && facts.arrayTaskIds ? { jobId: job.arrayJobId, taskId: job.arrayTaskId ?? 0, taskIds: facts.arrayTaskIds } : undefined,
+    array: job.arrayJobId !== 0 && facts.arrayTasks ? { jobId: job.arrayJobId, taskId: job.arrayTaskId ?? 0, span: facts.arrayTasks } : undefined,
     clusterFile: facts.clusterFile,
     stateDir: facts.stateDir,
   });

@@ -15,6 +15,7 @@ import { JOB_COMPLETING, JOB_FAILED, JOB_PENDING, JOB_RUNNING, JOB_STATE_BASE, J
 import { readStoredResult, type BatchResult, type BatchSpec, type KillRequest } from '../stepd/batch-spec.js';
 import type { LocalStepHost } from './local-step-host.js';
 import { batchEnv } from './batch-env.js';
+import { arrayTaskSpan, type ArrayTaskSpan } from '../core/slurm-env.js';
 import { workingCluster } from '../config/working-cluster.js';
 import type { Controller } from './controller.js';
 import type { CtldJob, KillCause } from './job.js';
@@ -134,7 +135,7 @@ export class BatchJobs implements Launcher {
     const { config, stateDir, killWaitSeconds } = ctl.options;
     const record = job.record;
     const names = ctl.table.namesFromBitmap(record.node_bitmap!);
-    const arrayTaskIds = job.arrayJobId !== 0 ? (ctl.arrays.get(job.arrayJobId) ?? []).map((t) => t.arrayTaskId ?? 0) : undefined;
+    const arrayTasks = job.arrayJobId !== 0 ? arrayTasksOf(ctl.arrays.get(job.arrayJobId) ?? []) : undefined;
     const env = batchEnv(job, {
       clusterName: config.clusterName,
       clusterFile: config.source.startsWith('/') ? config.source : undefined,
@@ -145,7 +146,7 @@ export class BatchJobs implements Launcher {
       nodelist: compressHostlist(names),
       cpusPerNode: record.job_resrcs?.cpus ?? names.map(() => 1),
       userName: job.desc.userName,
-      arrayTaskIds,
+      arrayTasks,
     });
     const patternFacts = {
       jobId: record.job_id,
@@ -526,4 +527,16 @@ export class BatchJobs implements Launcher {
       await ctl.journalPurge(job);
     }
   }
+}
+
+// The task ids of an array summed up, kept while its task list stays the same (a task added
+// or taken out changes its length): every task's start used to go through all the ids.
+const spans = new WeakMap<readonly CtldJob[], { length: number; span: ArrayTaskSpan }>();
+
+function arrayTasksOf(tasks: readonly CtldJob[]): ArrayTaskSpan {
+  const known = spans.get(tasks);
+  if (known !== undefined && known.length === tasks.length) return known.span;
+  const span = arrayTaskSpan(tasks.map((t) => t.arrayTaskId ?? 0));
+  spans.set(tasks, { length: tasks.length, span });
+  return span;
 }

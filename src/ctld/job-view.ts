@@ -8,9 +8,9 @@ import { INFINITE } from '../core/slurm-constants.js';
 
 export function jobView(ctl: Controller, job: CtldJob): JobView {
   const { record: r, desc } = job;
-  const res = r.job_resrcs;
   const running = r.node_bitmap !== null;
   const expected = job.expectedStart;
+  const size = jobSize(ctl, job);
   return {
     jobId: r.job_id,
     arrayJobId: job.arrayJobId,
@@ -31,13 +31,13 @@ export function jobView(ctl: Controller, job: CtldJob): JobView {
       ? { startTime: expected, endTime: r.time_limit === INFINITE ? 0 : expected + r.time_limit * 60 }
       : { startTime: r.start_time, endTime: r.end_time === 0 && r.start_time === 0 ? 0 : r.end_time }),
     nodes: r.nodes,
-    numNodes: running ? (res?.nhosts ?? r.node_bitmap!.setCount()) : Math.max(r.details.min_nodes, 1),
-    numCpus: running && res ? res.ncpus : r.details.min_cpus,
+    numNodes: size.numNodes,
+    numCpus: size.numCpus,
     numTasks: desc.ntasks ?? null,
     cpusPerTask: desc.cpusPerTask ?? null,
     minNodes: desc.minNodes ?? null,
     memPerNode: desc.memPerNode ?? null,
-    defaultNodeMemory: partitionNodeMemory(ctl, r.partition),
+    defaultNodeMemory: size.defaultNodeMemory,
     memPerCpu: desc.memPerCpu ?? null,
     features: desc.constraint ?? null,
     gres: desc.gres ?? null,
@@ -70,6 +70,18 @@ export function jobView(ctl: Controller, job: CtldJob): JobView {
     reservation: desc.reservation ?? null,
     schedNodes: running ? null : (job.schedNodes ?? null),
     options: pickJobExtras(desc),
+  };
+}
+
+/** How many nodes and CPUs the job has (or asks for while pending), and what a node of its partition holds of memory. */
+export function jobSize(ctl: Controller, job: CtldJob): Pick<JobView, 'numNodes' | 'numCpus' | 'defaultNodeMemory'> {
+  const r = job.record;
+  const res = r.job_resrcs;
+  const running = r.node_bitmap !== null;
+  return {
+    numNodes: running ? (res?.nhosts ?? r.node_bitmap!.setCount()) : Math.max(r.details.min_nodes, 1),
+    numCpus: running && res ? res.ncpus : r.details.min_cpus,
+    defaultNodeMemory: partitionNodeMemory(ctl, r.partition),
   };
 }
 

@@ -121,18 +121,23 @@ export class SchedFacade {
 }
 
 // The context a pass's plugin sees: the controller's, until the call ends (returned, threw or
-// timed out); after that it starts nothing, and its signal is aborted.
+// timed out); after that it starts nothing, and its signal is aborted. The signal is made when
+// the plugin first reads it and aborted with one shared reason: AbortSignal.any and a
+// DOMException (with its stack) made for every pass cost more than the rest of a short pass.
 class PassContext {
-  private readonly abort = new AbortController();
+  private controller: AbortController | undefined;
+  private onStop: (() => void) | undefined;
   private closed = false;
   readonly view: SchedContext;
 
-  constructor(ctx: SchedContext) {
-    const signal = AbortSignal.any([ctx.signal, this.abort.signal]);
+  constructor(private readonly ctx: SchedContext) {
     const over = { rc: SLURM_ERROR, reason: 'the scheduling pass is over' } as const;
+    const signal = (): AbortSignal => this.signal();
     this.view = {
       now: ctx.now,
-      signal,
+      get signal() {
+        return signal();
+      },
       pending: () => ctx.pending(),
       running: () => ctx.running(),
       nodes: () => ctx.nodes(),
@@ -146,10 +151,30 @@ class PassContext {
     };
   }
 
+  // Aborted when the pass is over, or when the controller stops (the controller's own signal).
+  private signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const controller = new AbortController();
+      this.controller = controller;
+      const stopping = this.ctx.signal;
+      if (this.closed) controller.abort(passOver());
+      else if (stopping.aborted) controller.abort(stopping.reason);
+      else stopping.addEventListener('abort', (this.onStop = () => controller.abort(stopping.reason)), { once: true });
+    }
+    return this.controller.signal;
+  }
+
   close(): void {
     this.closed = true;
-    this.abort.abort();
+    if (this.onStop) this.ctx.signal.removeEventListener('abort', this.onStop);
+    this.controller?.abort(passOver());
   }
+}
+
+let passOverReason: DOMException | undefined;
+
+function passOver(): DOMException {
+  return (passOverReason ??= new DOMException('the scheduling pass is over', 'AbortError'));
 }
 
 function message(error: unknown): string {

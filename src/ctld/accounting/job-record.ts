@@ -7,12 +7,13 @@ import { BATCH_STEP_ID, type AcctJob, type AcctStep } from '../../acct/records.j
 import type { StepUsage } from '../../protocol/step-usage.js';
 import type { Controller } from '../controller.js';
 import type { CtldJob } from '../job.js';
-import { jobView } from '../job-view.js';
+import { jobSize } from '../job-view.js';
 
 export type JobRecord = Omit<AcctJob, 'steps'>;
 
 export function jobRecordOf(ctl: Controller, job: CtldJob): JobRecord {
-  const view = jobView(ctl, job);
+  // Not the whole view the commands get (dependencies, options, ...): its size is all it takes.
+  const view = jobSize(ctl, job);
   const { record: r, desc } = job;
   const pending = (r.job_state & JOB_STATE_BASE) === JOB_PENDING;
   const started = r.start_time > 0 && r.node_bitmap !== null;
@@ -69,7 +70,7 @@ export function ownStepOf(ctl: Controller, job: CtldJob, usage: StepUsage | unde
   const batch = desc.interactive === undefined;
   if ((!batch && desc.interactive?.ownStep !== true) || r.start_time === 0 || (r.job_state & JOB_STATE_BASE) === JOB_PENDING) return undefined;
   const names = r.node_bitmap ? ctl.table.namesFromBitmap(r.node_bitmap) : [];
-  const view = jobView(ctl, job);
+  const view = jobSize(ctl, job);
   const cpus = batch ? (r.job_resrcs?.cpus[0] ?? 1) : view.numCpus;
   const nodes = batch ? 1 : view.numNodes;
   const ended = isEnded(r.job_state);
@@ -94,7 +95,7 @@ export function ownStepOf(ctl: Controller, job: CtldJob, usage: StepUsage | unde
 }
 
 // As scontrol's TRES: without --mem a job counts the whole memory of its nodes.
-function memPerNodeOf(job: CtldJob, view: ReturnType<typeof jobView>): number | undefined {
+function memPerNodeOf(job: CtldJob, view: ReturnType<typeof jobSize>): number | undefined {
   const { desc } = job;
   if (desc.memPerNode !== undefined) return desc.memPerNode;
   if (desc.memPerCpu !== undefined) return desc.memPerCpu * Math.max(1, Math.ceil(view.numCpus / Math.max(1, view.numNodes)));
