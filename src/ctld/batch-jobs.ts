@@ -85,11 +85,14 @@ export class BatchJobs implements Launcher {
       return;
     }
     // Not waited for: the scheduling pass goes on to the next job while this one's launch
-    // travels to the step host and its journal record joins the others' in one disk flush.
-    // What must come after the launch (its end, a kill, a signal) waits for it here.
-    const launched = this.launchLocal(job, spec)
+    // travels to the step host and its journal record joins the others' in one disk flush
+    // (announced now, so that the flush waits for the pass's other starts). What must come
+    // after the launch (its end, a kill, a signal) waits for it here.
+    const recorded = ctl.store.expectGrouped();
+    const launched = this.launchLocal(job, spec, recorded)
       .catch((error: Error) => ctl.log.error(`job ${record.job_id}: launch: ${error.message}`))
       .finally(() => {
+        recorded();
         if (this.launching.get(record.job_id) === launched) this.launching.delete(record.job_id);
       });
     this.launching.set(record.job_id, launched);
@@ -101,7 +104,7 @@ export class BatchJobs implements Launcher {
   }
 
   /** On the embedded step host (started when none serves); a failure to reach it fails the job's launch. */
-  private async launchLocal(job: CtldJob, spec: BatchSpec): Promise<void> {
+  private async launchLocal(job: CtldJob, spec: BatchSpec, recorded: () => void): Promise<void> {
     const { ctl } = this;
     const record = job.record;
     job.batchNode = spec.nodeName;
@@ -114,7 +117,9 @@ export class BatchJobs implements Launcher {
       failure = `batch step could not start: ${(error as Error).message}`;
     }
     await ctl.sched.newalloc(record);
-    await ctl.journalProgress(job);
+    const durable = ctl.journalProgress(job, true);
+    recorded();
+    await durable;
     if (failure !== undefined) await this.finish(job, { status: 1 << 8, cause: null, failure });
   }
 

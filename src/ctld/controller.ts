@@ -320,12 +320,15 @@ export class Controller implements JobLookup {
     this.accounting?.jobChanged(job);
   }
 
-  /** Journals what changed on a job; resolves once it is on disk. */
-  async journalProgress(job: CtldJob): Promise<void> {
+  /**
+   * Journals what changed on a job; resolves once it is on disk. `grouped`: a start, flushed
+   * with the other starts of its pass announced with store.expectGrouped.
+   */
+  async journalProgress(job: CtldJob, grouped = false): Promise<void> {
     this.changed();
     // Its submit record, still to be written, will carry this change.
     if (job.submitAfterPass === true) return;
-    await this.store.append({ t: 'progress', id: job.record.job_id, p: progressOf(job, this.table) });
+    await this.store.append({ t: 'progress', id: job.record.job_id, p: progressOf(job, this.table) }, grouped);
     this.accounting?.jobChanged(job);
     // A snapshot that fails (a full disk) has put the store in its failing state, which the log says.
     if (this.store.snapshotDue) await this.saveSnapshot().catch(() => {});

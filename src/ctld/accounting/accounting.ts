@@ -4,7 +4,10 @@
 // once (and again once it works), and scheduling goes on. At start every job the journal
 // knows is written again, so a store a kill left behind agrees with the journal. The records
 // that change in one turn of the event loop are written together, in one transaction, once
-// the turn is over (a drain of short jobs changes a few each turn): a kill loses at most those,
+// the turn is over, and at most one transaction goes every WRITE_EVERY_MS: a transaction costs
+// the controller about four times the rows it holds (measured: a job's start and end, four
+// rows, took 0.19 ms of CPU in a transaction of their own, 0.05 ms eight jobs to one), and a
+// drain of short jobs changes one or two a turn. A kill loses at most those not written yet,
 // which the next start writes again from the journal.
 import { accountingStorePath } from '../../acct/store-path.js';
 import type { AcctStep } from '../../acct/records.js';
@@ -18,6 +21,8 @@ import type { AccountingSink } from './sink.js';
 
 /** How often old records are looked for, when retention is set. */
 const PURGE_EVERY_MS = 3600_000;
+/** The least time between two transactions; a change after a quiet spell is written at once. */
+const WRITE_EVERY_MS = 20;
 
 export class JobAccounting implements AccountingSink {
   private failing = false;
@@ -29,7 +34,10 @@ export class JobAccounting implements AccountingSink {
    * when each was written at once.
    */
   private readonly changed = new Map<string, CtldJob | AcctStep>();
-  private flushing: NodeJS.Immediate | undefined;
+  /** Cancels the write that is due, while one is. */
+  private due: (() => void) | undefined;
+  /** When the last transaction went (ms). */
+  private lastWrite = 0;
 
   private constructor(
     private readonly ctl: Controller,
@@ -67,11 +75,12 @@ export class JobAccounting implements AccountingSink {
 
   /** Writes what changed, in one transaction. */
   flush(): void {
-    if (this.flushing) clearImmediate(this.flushing);
-    this.flushing = undefined;
+    this.due?.();
+    this.due = undefined;
     if (this.changed.size === 0) return;
     const changed = [...this.changed.values()];
     this.changed.clear();
+    this.lastWrite = Date.now();
     this.guard(() =>
       this.writer.writeInOrder(
         changed.flatMap((item) => {
@@ -86,7 +95,15 @@ export class JobAccounting implements AccountingSink {
   private note(key: string, item: CtldJob | AcctStep): void {
     this.changed.delete(key);
     this.changed.set(key, item);
-    this.flushing ??= setImmediate(() => this.flush());
+    if (this.due !== undefined) return;
+    const wait = this.lastWrite + WRITE_EVERY_MS - Date.now();
+    if (wait > 0) {
+      const timer = setTimeout(() => this.flush(), wait);
+      this.due = () => clearTimeout(timer);
+    } else {
+      const turn = setImmediate(() => this.flush());
+      this.due = () => clearImmediate(turn);
+    }
   }
 
   /** Writes every job the controller holds: the store then agrees with the journal. */

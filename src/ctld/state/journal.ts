@@ -23,8 +23,12 @@ export class Journal {
   private fd: number;
   /** The file's length after the last write that went through: whole records only. */
   private committed: number;
-  private batch: Array<{ line: string; done: () => void; failed: (e: Error) => void }> = [];
+  private batch: Array<{ line: string; grouped: boolean; done: () => void; failed: (e: Error) => void }> = [];
   private flushing: Promise<void> | undefined;
+  /** Grouped records announced (expect) and not appended yet. */
+  private expected = 0;
+  /** Wakes a flush that waits for them. */
+  private wake: (() => void) | undefined;
 
   constructor(
     readonly file: string,
@@ -39,13 +43,35 @@ export class Journal {
     return this.seq;
   }
 
-  /** Appends a record; resolves once it is on disk. */
-  append(record: JournalRecord): Promise<void> {
+  /**
+   * Appends a record; resolves once it is on disk. A `grouped` record (a job's start) waits for
+   * the others announced with `expect` (the other starts of its scheduling pass), so that one
+   * flush takes them all; any other record is flushed at once, with the grouped ones waiting.
+   */
+  append(record: JournalRecord, grouped = false): Promise<void> {
     const line = `${JSON.stringify({ seq: ++this.seq, ...record })}\n`;
     return new Promise((done, failed) => {
-      this.batch.push({ line, done, failed });
+      this.batch.push({ line, grouped, done, failed });
+      if (!grouped) this.wakeFlush();
       this.flushing ??= this.flush();
     });
+  }
+
+  /** Announces a grouped record to come; call the answer once it is appended (or will not be). */
+  expect(): () => void {
+    this.expected++;
+    let called = false;
+    return () => {
+      if (called) return;
+      called = true;
+      if (--this.expected === 0) this.wakeFlush();
+    };
+  }
+
+  private wakeFlush(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
   }
 
   /** Waits until everything appended so far is on disk. */
@@ -81,6 +107,8 @@ export class Journal {
     // Let the rest of this event-loop turn add its records to the same batch.
     await new Promise((resolve) => setImmediate(resolve));
     while (this.batch.length > 0) {
+      // Only grouped records so far, and more of them on their way: wait for them.
+      while (this.expected > 0 && this.batch.every((b) => b.grouped)) await new Promise<void>((resolve) => (this.wake = resolve));
       const batch = this.batch;
       this.batch = [];
       const bytes = Buffer.from(batch.map((b) => b.line).join(''));

@@ -192,14 +192,22 @@ export class StateStore {
    * full disk) a submission is refused with the reason, and any other change stays in memory
    * only, until the snapshot written once the disk has room again (retry) holds it.
    */
-  append(record: JournalRecord): Promise<void> {
+  append(record: JournalRecord, grouped = false): Promise<void> {
     if (this.volatile) return Promise.resolve();
     if (this.failure !== undefined) return record.t === 'submit' ? Promise.reject(journalRefusal(this.failure)) : Promise.resolve();
     this.sinceSnapshot++;
-    return this.journal!.append(record).catch((error: Error) => {
+    return this.journal!.append(record, grouped).catch((error: Error) => {
       this.fail(error);
       if (record.t === 'submit') throw journalRefusal(error);
     });
+  }
+
+  /**
+   * Announces a grouped record (Journal.expect): the starts of one scheduling pass, whose
+   * records come as the step host answers each launch, are flushed together.
+   */
+  expectGrouped(): () => void {
+    return this.journal && this.failure === undefined ? this.journal.expect() : () => {};
   }
 
   /** Refuses, with the reason, while nothing can be journaled: no new job may be answered. */
