@@ -240,6 +240,11 @@ export async function proctrack_p_signal(cont_id: bigint, signal: number): Promi
   if (dir === undefined) return fail(ESRCH);
   // SIGKILL needs no list of members: the kernel kills them all, an empty cgroup included.
   if (signal === constants.signals.SIGKILL) {
+    // An empty one (the usual end of a step whose processes have all exited) is left alone:
+    // writing cgroup.kill takes the kernel's cgroup lock, which every task's move into its
+    // step's cgroup waits on (a drain of short batch jobs wrote it once a job). Nothing can
+    // join an empty cgroup but what the step host puts there.
+    if (!populated(dir)) return SLURM_SUCCESS;
     try {
       writeFileSync(path.join(dir, 'cgroup.kill'), '1');
       return SLURM_SUCCESS;
@@ -257,6 +262,15 @@ export async function proctrack_p_signal(cont_id: bigint, signal: number): Promi
     }
   }
   return SLURM_SUCCESS;
+}
+
+// Whether a cgroup v2 holds a process, from its cgroup.events; true when that cannot be read.
+function populated(dir: string): boolean {
+  try {
+    return !/^populated 0$/m.test(readFileSync(path.join(dir, 'cgroup.events'), 'utf8'));
+  } catch {
+    return true;
+  }
 }
 
 export function proctrack_p_destroy(cont_id: bigint): Rc {
