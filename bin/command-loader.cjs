@@ -7,7 +7,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
-const Module = require('node:module');
+// The CommonJS loader's own class: require('node:module') would load the ES module loader's
+// parts too, which nothing here uses (half a millisecond of every start).
+const Module = module.constructor;
 
 const builtinPlugins = path.join(__dirname, '..', 'dist', 'plugins');
 

@@ -13,10 +13,12 @@ export interface CommandModule {
 export async function runCli(bin: string, load: () => Promise<CommandModule>, argv: string[] = process.argv.slice(2)): Promise<void> {
   // A reader that went away (`tsinfo | head`) ends the command quietly, as SIGPIPE ends a C
   // program; the status is the shell's for a process killed by SIGPIPE.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(141);
-    throw error;
-  });
+  whenStdoutMade((stdout) =>
+    stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(141);
+      throw error;
+    }),
+  );
   try {
     const mod = await load();
     const status = await mod.run(argv, bin);
@@ -24,6 +26,31 @@ export async function runCli(bin: string, load: () => Promise<CommandModule>, ar
   } catch (error) {
     process.exitCode = reportError(bin, error, argv);
   }
+}
+
+/**
+ * Calls `ready` with process.stdout once something first uses it. Node makes the stream on
+ * first access (a socket, TTY or file stream: a few ms of start-up), and a command that
+ * prints nothing on stdout, as `tsrun true`, never needs it; Node's own getter keeps the one
+ * stream it made, so the wrapper only adds the first call.
+ */
+export function whenStdoutMade(ready: (stdout: NodeJS.WriteStream) => void): void {
+  const own = Object.getOwnPropertyDescriptor(process, 'stdout');
+  const make = own?.get;
+  if (make === undefined || own?.configurable !== true) {
+    ready(process.stdout);
+    return;
+  }
+  Object.defineProperty(process, 'stdout', {
+    configurable: true,
+    enumerable: own.enumerable,
+    get() {
+      const stdout = make.call(process) as NodeJS.WriteStream;
+      Object.defineProperty(process, 'stdout', own);
+      ready(stdout);
+      return stdout;
+    },
+  });
 }
 
 /** Prints an error the way the boundary does and returns the exit status to use. */

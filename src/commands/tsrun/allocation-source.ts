@@ -22,7 +22,9 @@ import type { StepAllocation, StepControl } from './step-allocation.js';
 
 /**
  * `onAsked`: called once a new job's allocation has been asked for, as the controller works on
- * it (tsrun prepares its launch meanwhile, without delaying the request).
+ * it (tsrun prepares its launch meanwhile, without delaying the request), or once the
+ * controller has to be started first, or at once for a step of an enclosing job; it may be
+ * called more than once.
  */
 export async function resolveAllocation(req: StepRequest, config: ClusterConfig, log: Logger, stateDir: string, onAsked?: () => void): Promise<StepAllocation> {
   const remote = await remoteController(config);
@@ -33,13 +35,16 @@ export async function resolveAllocation(req: StepRequest, config: ClusterConfig,
   // --jobid: a step in that job, as if tsrun ran inside it (its variables reach the tasks).
   if (req.jobId !== undefined) await enterJob(req.jobId, running, log);
   const enclosing = process.env.SLURM_JOB_ID ?? process.env.SLURM_JOBID;
-  if (enclosing !== undefined && enclosing !== '') return stepOfEnclosingJob(req, enclosing, stateDir, running, log);
+  if (enclosing !== undefined && enclosing !== '') {
+    onAsked?.();
+    return stepOfEnclosingJob(req, enclosing, stateDir, running, log);
+  }
 
   // A new job is always the controller's (DESIGN.md §2, one controller core): the cluster's
   // TCP controller, else the one serving this state directory, started on demand when none
   // does (as tsbatch starts it). --test-only leaves nothing running that it had to start.
   const { allocateThroughController, openController } = await import('./ctld-allocation.js');
-  const opened = await openController(config, stateDir, remote);
+  const opened = await openController(config, stateDir, remote, onAsked);
   try {
     const alloc = await allocateThroughController(opened.client, opened.reopen, req, config, log, onAsked);
     return { ...alloc, controller: opened.target };

@@ -33,9 +33,15 @@ export interface OpenedController {
 
 /**
  * The cluster's TCP controller (it must answer: no controller is started for it), else the
- * state directory's, started on demand when nothing answers on its socket.
+ * state directory's, started on demand when nothing answers on its socket (`onStarting` is
+ * called then, before the controller's start-up).
  */
-export async function openController(config: ClusterConfig, stateDir: string, remote: RemoteController | undefined): Promise<OpenedController> {
+export async function openController(
+  config: ClusterConfig,
+  stateDir: string,
+  remote: RemoteController | undefined,
+  onStarting?: () => void,
+): Promise<OpenedController> {
   if (remote) {
     const target: CtldTarget = { endpoint: remote.endpoint, auth: remote.auth };
     const client = await CtldClient.open(target).catch(() => {
@@ -49,6 +55,7 @@ export async function openController(config: ClusterConfig, stateDir: string, re
   let startedHere = false;
   const client = await connect(false).catch(() => {
     startedHere = true;
+    onStarting?.();
     return connect(true);
   });
   return {

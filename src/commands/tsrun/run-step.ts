@@ -55,19 +55,31 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
   try {
     const mpi = await loadMpi(registry, req.mpi ?? config.plugins.mpiDefault);
     const stateDir = resolveStateDir(config);
-    // While the controller allocates, tsrun opens the loopback I/O port its local step host
-    // will connect to (opening it costs a few ms of CPU), once the request is on its way: the
-    // request is written in the microtasks that follow the call, the port in the next turn.
+    // While the controller allocates, tsrun reaches its local step host (starting it when none
+    // serves), opens the loopback I/O port the host will connect to (a few ms of CPU) and reads
+    // what the launch takes from this process and host, once the request is on its way: the
+    // request is written in the microtasks that follow the call, the rest in the next turn, so
+    // none of it comes before the request. A controller that has to be started first starts
+    // with the step host beside it.
     const opensPortEarly = !req.testOnly && config.control.host === undefined;
-    let localIoPort: Promise<IoPort> | undefined;
-    const openPort = (): void => {
-      if (!opensPortEarly || localIoPort) return;
-      localIoPort = new Promise((resolve) => setImmediate(resolve)).then(() => openIoPort(LOOPBACK, localAuth));
-      localIoPort.catch(() => {}); // a failure is the launch's, if it comes to one
-    };
-    const allocating = resolveAllocation(req, config, log, stateDir, openPort);
-    // The step host is reached (and started when none serves) while the controller answers.
     const stepHost = req.testOnly ? undefined : stepHostLink(stateDir, config);
+    let localIoPort: Promise<IoPort> | undefined;
+    let hereRead: SubmitSide | undefined;
+    const here = (): SubmitSide => (hereRead ??= submitSide(req));
+    let prepared = false;
+    const prepare = (): void => {
+      if (prepared) return;
+      prepared = true;
+      const turn = new Promise((resolve) => setImmediate(resolve));
+      if (stepHost) void turn.then(() => stepHost.connectEarly());
+      if (opensPortEarly) {
+        localIoPort = turn.then(() => openIoPort(LOOPBACK, localAuth));
+        localIoPort.catch(() => {}); // a failure is the launch's, if it comes to one
+      }
+      // A failure (no passwd entry for the uid) is the launch's, read again there.
+      if (!req.testOnly) turn.then(here).catch(() => {});
+    };
+    const allocating = resolveAllocation(req, config, log, stateDir, prepare);
     let alloc: StepAllocation;
     try {
       alloc = await allocating;
@@ -86,7 +98,7 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
       if (pty) req = { ...req, output: req.output ?? '0', error: req.error ?? '0', input: req.input ?? '0', unbuffered: true };
       const layout = layoutFor(req, alloc);
       if (req.slurmdDebug !== undefined && req.slurmdDebug > MAX_SLURMD_DEBUG) log.info(`Using srun's max debug increment of ${MAX_SLURMD_DEBUG}`);
-      const facts = stepFacts(req, alloc, layout, mpi, config);
+      const facts = stepFacts(req, alloc, layout, mpi, config, here());
       if (pty) facts.pty = pty;
       const ids = { jobId: alloc.jobId, stepId: alloc.stepId };
       if (req.prolog !== undefined && !runSrunProlog(req.prolog, ids, log)) return 1;
@@ -110,11 +122,12 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
 }
 
 /**
- * The state directory's step host: connected to at once, and told so (a request keeps a host
- * in its idle wait from going while the controller allocates), for a cluster without a TCP
- * controller; on first use for daemon mode, where only nodes without a daemon need it.
+ * The state directory's step host: connected to early (connectEarly, while the controller
+ * allocates), and told so (a request keeps a host in its idle wait from going meanwhile), for
+ * a cluster without a TCP controller; on first use for daemon mode, where only nodes without a
+ * daemon need it.
  */
-function stepHostLink(stateDir: string, config: ClusterConfig): StepHostLink {
+function stepHostLink(stateDir: string, config: ClusterConfig): StepHostLink & { connectEarly(): void } {
   const clusterFile = config.source.startsWith('/') ? config.source : undefined;
   let pid: number | undefined;
   const connect = async (): Promise<CtldClient> => {
@@ -124,11 +137,12 @@ function stepHostLink(stateDir: string, config: ClusterConfig): StepHostLink {
     return client;
   };
   let early: Promise<CtldClient> | undefined;
-  if (config.control.host === undefined) {
-    early = connect();
-    early.catch(() => {});
-  }
   return {
+    connectEarly() {
+      if (config.control.host !== undefined || early) return;
+      early = connect();
+      early.catch(() => {});
+    },
     get client() {
       return (early ??= connect());
     },
@@ -210,9 +224,30 @@ function layoutFor(req: StepRequest, alloc: StepAllocation): StepLayout {
   });
 }
 
-function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, mpi: MpiFacade, config: ClusterConfig): StepFacts {
+/** What a step's facts take from this process and host, whatever the allocation (read while the controller allocates). */
+interface SubmitSide {
+  user: os.UserInfo<string>;
+  host: string;
+  cwd: string;
+  umask: string;
+  rlimits: string[];
+  prio: number;
+}
+
+function submitSide(req: StepRequest): SubmitSide {
+  return {
+    user: os.userInfo(),
+    host: os.hostname().split('.')[0]!,
+    cwd: process.cwd(),
+    umask: umaskString(),
+    rlimits: softLimits(req.propagate ?? RLIMITS),
+    prio: os.getPriority(),
+  };
+}
+
+function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, mpi: MpiFacade, config: ClusterConfig, here: SubmitSide): StepFacts {
   const clusterName = config.clusterName;
-  const user = os.userInfo();
+  const user = here.user;
   return {
     jobId: alloc.jobId,
     stepId: alloc.stepId,
@@ -230,14 +265,14 @@ function stepFacts(req: StepRequest, alloc: StepAllocation, layout: StepLayout, 
     distribution: req.distribution ? formatDistribution(req.distribution) : undefined,
     taskDist: layout.distribution,
     mpiType: mpi.minor,
-    submitDir: process.cwd(),
-    submitHost: os.hostname().split('.')[0]!,
+    submitDir: here.cwd,
+    submitHost: here.host,
     launchNodeAddr: '127.0.0.1',
-    umask: umaskString(),
-    rlimits: softLimits(req.propagate ?? RLIMITS),
+    umask: here.umask,
+    rlimits: here.rlimits,
     // The step daemon's stderr level: error (2) raised by the increment.
     ...(req.slurmdDebug !== undefined && { slurmdDebug: 2 + Math.min(req.slurmdDebug, MAX_SLURMD_DEBUG) }),
-    prioProcess: os.getPriority(),
+    prioProcess: here.prio,
     label: req.label,
     timeLimit: alloc.timeLimit,
     // The built-in cluster has no file to name.
