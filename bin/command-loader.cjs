@@ -14,6 +14,13 @@ const Module = module.constructor;
 const builtinPlugins = path.join(__dirname, '..', 'dist', 'plugins');
 
 /**
+ * How a bundle of scripts/build.js begins: the CommonJS wrapper's head (its tail is `\n})`),
+ * so that the file is the function this loader compiles, as it is.
+ */
+const bundleHead = '(function (exports, require, module, __filename, __dirname) {';
+exports.bundleHead = bundleHead;
+
+/**
  * Runs `command`'s bundle as `bin` (the name it prints); resolves when the command is done.
  * `keepCacheAfterMs`: a daemon's cache is kept that long after its start (it may run for days
  * before its exit, when a command's cache is kept).
@@ -48,7 +55,10 @@ function runCached(file, lent = {}) {
   } catch {
     // none yet
   }
-  const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+  const source = fs.readFileSync(file, 'utf8');
+  // scripts/build.js writes its bundles wrapped already, which spares a second copy of a large
+  // file's text (the wrapped one) and the work of making it.
+  const script = new vm.Script(source.startsWith(bundleHead) ? source : Module.wrap(source), { filename: file, cachedData });
   const module = { exports: {} };
   const requireHere = Module.createRequire(file);
   const require = (id) => (Object.hasOwn(lent, id) ? lent[id] : requireHere(id));

@@ -4,34 +4,39 @@
 // identity for plugin and host), which third-party plugins' `tslurm/plugin-api` finds too; a daemon keeps its cache soon after its start, not at an exit
 // days away.
 import { execa } from 'execa';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
 import { repoRoot } from '../helpers/run-bin.js';
 
-function packageTree(): string {
+const { bundleHead } = createRequire(import.meta.url)(path.join(repoRoot, 'bin', 'command-loader.cjs')) as { bundleHead: string };
+
+/** `wrapped`: the bundle written as scripts/build.js writes its bundles, the loader's function itself. */
+function packageTree({ wrapped = false } = {}): string {
   const root = mkdtempSync(path.join(tmpdir(), 'tslurm-loader-'));
   for (const dir of ['bin', 'dist/main', 'dist/plugins']) mkdirSync(path.join(root, dir), { recursive: true });
   copyFileSync(path.join(repoRoot, 'bin', 'command-loader.cjs'), path.join(root, 'bin', 'command-loader.cjs'));
   // A command bundle as scripts/build.js makes them: run(bin, argv) and its plugin API, lent on first use.
+  const bundle = (body: string): string => (wrapped ? `${bundleHead}${body}\n})\n//# sourceMappingURL=probe.cjs.map\n` : body);
   writeFileSync(
     path.join(root, 'dist/main/probe.cjs'),
-    `class Bitstr {}\n` +
+    bundle(`class Bitstr {}\n` +
       `exports.pluginApi = () => Promise.resolve({ Bitstr });\n` +
       `exports.run = async (bin, argv) => {\n` +
       `  if (argv[0] === 'serve') return new Promise((resolve) => setTimeout(resolve, Number(argv[1])));\n` +
       `  const url = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../plugins/probe_twin.js')).href;\n` +
       `  const plugin = await globalThis.__tslurmImport(url);\n` +
       `  process.stdout.write(plugin.form + ' ' + (plugin.apiBitstr === Bitstr) + ' ' + (globalThis.__tslurmPluginApi === exports.pluginApi) + '\\n');\n` +
-      `};\n`,
+      `};\n`),
   );
   // The plugin's ES module, found by the search path, and its twin, which the loader runs instead.
   writeFileSync(path.join(root, 'dist/plugins/probe_twin.js'), `export const form = 'module';\n`);
   writeFileSync(
     path.join(root, 'dist/plugins/probe_twin.cjs'),
-    `exports.form = 'twin';\nexports.apiBitstr = require('tslurm/plugin-api').Bitstr;\n`,
+    bundle(`exports.form = 'twin';\nexports.apiBitstr = require('tslurm/plugin-api').Bitstr;\n`),
   );
   writeFileSync(path.join(root, 'bin', 'package.json'), '{ "type": "commonjs" }\n');
   writeFileSync(
@@ -54,6 +59,24 @@ describe('bin/command-loader.cjs', () => {
     const second = await execa(process.execPath, [path.join(root, 'bin', 'probe.js')]);
     expect(second.stdout).toBe('twin true true');
     expect(caches.map((cache) => statSync(cache).mtimeMs)).toEqual(written);
+  });
+
+  // scripts/build.js writes its bundles and twins as the wrapper function the loader compiles.
+  it('runs a bundle and twin written as its function, from the cache the first run kept', async () => {
+    const root = packageTree({ wrapped: true });
+    const first = await execa(process.execPath, [path.join(root, 'bin', 'probe.js')]);
+    expect(first.stdout).toBe('twin true true');
+    const cache = path.join(root, 'dist/main/probe.cjs.v8cache');
+    const written = statSync(cache).mtimeMs;
+    const second = await execa(process.execPath, [path.join(root, 'bin', 'probe.js')]);
+    expect(second.stdout).toBe('twin true true');
+    expect(statSync(cache).mtimeMs).toBe(written); // accepted, not written again
+  });
+
+  it('the built bundles and twins are written as that function', () => {
+    for (const file of [path.join(repoRoot, 'dist/main/tsrun.cjs'), path.join(repoRoot, 'dist/plugins/mpi_none.cjs')]) {
+      expect(readFileSync(file, 'utf8').startsWith(bundleHead), file).toBe(true);
+    }
   });
 
   it("keeps a daemon's cache while it runs", async () => {
