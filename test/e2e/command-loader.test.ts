@@ -73,6 +73,25 @@ describe('bin/command-loader.cjs', () => {
     expect(statSync(cache).mtimeMs).toBe(written); // accepted, not written again
   });
 
+  // A cache holds what its first run compiled: one from a run that only printed its version
+  // is replaced by the next run that does the command's work, which then stays.
+  it("replaces a cache written by a --version run with a working run's, once", async () => {
+    const root = packageTree({ wrapped: true });
+    const cache = path.join(root, 'dist/main/probe.cjs.v8cache');
+    const lastByte = (): number => readFileSync(cache).at(-1)!;
+    await execa(process.execPath, [path.join(root, 'bin', 'probe.js'), '--version']);
+    expect(lastByte()).toBe(0); // provisional
+    const provisional = statSync(cache);
+    const working = await execa(process.execPath, [path.join(root, 'bin', 'probe.js')]);
+    expect(working.stdout).toBe('twin true true');
+    const full = statSync(cache);
+    expect(lastByte()).toBe(1);
+    expect(full.ino === provisional.ino && full.mtimeMs === provisional.mtimeMs).toBe(false); // written again
+    await execa(process.execPath, [path.join(root, 'bin', 'probe.js')]);
+    await execa(process.execPath, [path.join(root, 'bin', 'probe.js'), '--version']);
+    expect(statSync(cache).mtimeMs).toBe(full.mtimeMs); // a full cache stays
+  });
+
   it('the built bundles and twins are written as that function', () => {
     for (const file of [path.join(repoRoot, 'dist/main/tsrun.cjs'), path.join(repoRoot, 'dist/plugins/mpi_none.cjs')]) {
       expect(readFileSync(file, 'utf8').startsWith(bundleHead), file).toBe(true);
