@@ -1,12 +1,12 @@
 // mpi/pmi2: serves PMI to the tasks of a step, so MPICH (PMI-1 "simple" wire protocol) and
 // PMI-2 clients such as Slurm's libpmi2 start under tsrun (Slurm's src/plugins/mpi/pmi2).
-// tsrun's prelaunch hook makes the step's KVS coordinator and listens on a TCP port for the
-// nodes, passing the port in the step's environment (SLURM_PMI2_SRUN_PORT, as Slurm); each
-// node's prefork hook reads it, takes it out of the tasks' environment, joins the fence tree
-// (unless it runs every task of the step: it is then the whole tree, and fences complete there)
-// and starts the node's PMI server; the task hook gives each task a connected socket as fd 3
-// with Slurm's PMI_* variables. Protocol, KVS and tree code is in lib/pmi/.
-import { randomBytes } from 'node:crypto';
+// tsrun's prelaunch hook makes the step's KVS coordinator and, when the step's tasks run on
+// more than one node, listens on a TCP port for the nodes, passing the port in the step's
+// environment (SLURM_PMI2_SRUN_PORT, as Slurm); each node's prefork hook reads it, takes it out
+// of the tasks' environment, joins the fence tree (unless it runs every task of the step: it is
+// then the whole tree, fences complete there, and it needs no port) and starts the node's PMI
+// server; the task hook gives each task a connected socket as fd 3 with Slurm's PMI_*
+// variables. Protocol, KVS and tree code is in lib/pmi/.
 import {
   SLURM_ERROR,
   SLURM_SUCCESS,
@@ -27,6 +27,7 @@ import { listenForNodes, type CoordinatorListener } from './lib/pmi/coordinator-
 import { NodePmiServer } from './lib/pmi/node-server.js';
 import { joinTree } from './lib/pmi/node-links.js';
 import { listenPmiPort } from './lib/pmi/pmi-port.js';
+import { newStepKey } from './lib/pmi/step-key.js';
 import { serveConnection } from './lib/pmi/connection.js';
 import { TREE_WIDTH_ENV, treePlace, treeWidth, type TreePlace } from './lib/pmi/tree-shape.js';
 import type { PmiUp, PmiWelcome } from './lib/pmi/messages.js';
@@ -49,7 +50,8 @@ export const PMI_PORT_ENV = 'TSLURM_PMI_PORT';
 export interface Pmi2ClientState {
   readonly step: string;
   readonly coordinator: KvsCoordinator;
-  readonly listener: CoordinatorListener;
+  /** Where the nodes reach tsrun; none when one node runs every task (it is the whole tree). */
+  readonly listener: CoordinatorListener | undefined;
 }
 
 interface NodeEntry {
@@ -81,12 +83,21 @@ export async function p_mpi_hook_client_prelaunch(job: MpiClientInfo, env: StepE
     kvs,
     fail: (message) => job.abort_step(`mpi/pmi2: ${message}`, true),
   });
-  const key = randomBytes(16).toString('hex');
+  // A step whose tasks all run on one node has no tree: that node never connects to tsrun, so
+  // there is no port to open (nor secret to make) on tsrun's way to the launch. The variables
+  // are the step daemons' alone and never reach a task, as under Slurm.
+  if (wholeTreeOnOneNode(layout.tasks)) return { step, coordinator, listener: undefined };
+  const key = newStepKey();
   const listener = await listenForNodes(coordinator, key);
   log?.debug(`srun pmi port: ${listener.port}`);
   env.set(SRUN_PORT_ENV, String(listener.port));
   env.set(SRUN_KEY_ENV, key);
   return { step, coordinator, listener };
+}
+
+/** One node runs every task of the step (the others, if any, none): it is the whole fence tree. */
+function wholeTreeOnOneNode(tasksPerNode: readonly number[]): boolean {
+  return tasksPerNode.filter((tasks) => tasks > 0).length === 1;
 }
 
 export async function p_mpi_hook_slurmstepd_prefork(step: MpiStepInfo, env: StepEnv): Promise<Rc> {
@@ -97,17 +108,18 @@ export async function p_mpi_hook_slurmstepd_prefork(step: MpiStepInfo, env: Step
   env.unset(SRUN_KEY_ENV);
   log?.debug(`${step.node_name}: PMI server for ${step.ltasks} task(s)`);
   if (step.ltasks === 0) return SLURM_SUCCESS;
-  if (!Number.isInteger(port) || port <= 0 || !key) {
+  const layout = step.step_layout;
+  // Every task runs here: this node is the whole tree, and its fences complete here, without a
+  // round trip to tsrun per fence (tsrun's KVS would only hand back what this node sent); tsrun
+  // opened no port for such a step.
+  const alone = wholeTreeOnOneNode(layout.tasks);
+  if (!alone && (!Number.isInteger(port) || port <= 0 || !key)) {
     log?.error(`mpi/pmi2: unable to find srun pmi2 port in env (${SRUN_PORT_ENV})`);
     return SLURM_ERROR;
   }
   const stepKey = `${step.jobid}.${step.stepid}`;
-  const layout = step.step_layout;
   const place = treePlace(layout.tasks, step.nodeid, treeWidth(env.get(TREE_WIDTH_ENV)));
-  // Every task runs here: this node is the whole tree, and its fences complete here, without a
-  // round trip to tsrun per fence (tsrun's KVS would only hand back what this node sent).
-  const alone = layout.tasks.filter((tasks) => tasks > 0).length === 1;
-  const links = alone ? wholeTree(step, place) : await joinStepTree(step, place, env.get(LAUNCH_ADDR_ENV) ?? '127.0.0.1', port, key);
+  const links = alone ? wholeTree(step, place) : await joinStepTree(step, place, env.get(LAUNCH_ADDR_ENV) ?? '127.0.0.1', port, key!);
   if (!links) return SLURM_ERROR;
   const pmiPort = wantsPmiPort(env.get(PMI_PORT_ENV)) ? await listenPmiPort(links.server) : undefined;
   const nodeKey = `${stepKey}.${step.nodeid}`;
@@ -201,7 +213,7 @@ function stepWelcome(jobid: number, stepid: number, layout: MpiStepLayout): PmiW
 }
 
 export function p_mpi_hook_client_fini(state: Pmi2ClientState): Rc {
-  state.listener.close();
+  state.listener?.close();
   state.coordinator.close();
   return SLURM_SUCCESS;
 }

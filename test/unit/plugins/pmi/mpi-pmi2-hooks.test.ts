@@ -95,7 +95,7 @@ describe('mpi/pmi2 hooks', () => {
   it("puts PMI_process_mapping of the layout in the KVS before any task runs, and tsrun's port in the env", async () => {
     const { state, env } = await startStep();
     expect(state.coordinator.snapshot()).toEqual([['PMI_process_mapping', '(vector,(0,2,1),(0,1,1))']]);
-    expect(env).toEqual([`SLURM_PMI2_SRUN_PORT=${state.listener.port}`, expect.stringMatching(/^SLURM_PMI2_SRUN_KEY=[0-9a-f]{32}$/)]);
+    expect(env).toEqual([`SLURM_PMI2_SRUN_PORT=${state.listener!.port}`, expect.stringMatching(/^SLURM_PMI2_SRUN_KEY=[0-9a-f]{32}$/)]);
   });
 
   it("takes tsrun's variables out of the tasks' env, and leaves the user's tree width in it (as Slurm)", async () => {
@@ -123,10 +123,20 @@ describe('mpi/pmi2 hooks', () => {
     expect(await tasks[0]!.client.line()).toBe('cmd=get_result rc=0 value=hello');
   });
 
+  it('opens no port in tsrun for a step whose tasks all run on one node, whose node needs none', async () => {
+    // -N2 -n3 -w: every task on the second node, none on the first.
+    const secondOnly: MpiStepLayout = { ...twoNodes, tasks: [0, 3], tids: [[], [0, 1, 2]], task_dist: 'block' };
+    for (const layout of [oneNode, secondOnly]) {
+      const { state, env, stepInfo, nodeEnv } = await startStep(['SLURM_PMI2_TREE_WIDTH=2'], layout);
+      expect([state.listener, env]).toEqual([undefined, ['SLURM_PMI2_TREE_WIDTH=2']]);
+      const node = layout.tasks.findIndex((tasks) => tasks > 0);
+      expect(await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(node), stepEnvOver(nodeEnv()))).toBe(SLURM_SUCCESS);
+    }
+    expect(errors).toEqual([]);
+  });
+
   it("completes the fences of a step whose tasks all run on one node there, without tsrun's PMI port", async () => {
-    const { state, stepInfo, nodeEnv, aborts } = await startStep([], oneNode);
-    // tsrun's listener is gone before the node starts: a node that needed it would fail here.
-    state.listener.close();
+    const { stepInfo, nodeEnv, aborts } = await startStep([], oneNode);
     expect(await pmi2.p_mpi_hook_slurmstepd_prefork(stepInfo(0), stepEnvOver(nodeEnv()))).toBe(SLURM_SUCCESS);
     const tasks = [0, 1, 2].map((ltaskid) => startTask(0, ltaskid, oneNode));
     for (const { client } of tasks) client.send('cmd=init pmi_version=1 pmi_subversion=1\n');
