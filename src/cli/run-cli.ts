@@ -7,22 +7,39 @@ import { errorLine } from './error-line.js';
 export interface CommandModule {
   /** Runs the command on argv (without node and script); returns the exit status. */
   run(argv: string[], bin: string): Promise<number | void>;
+  /**
+   * The process ends as soon as `run` has returned and its stdout and stderr have taken what
+   * it wrote, with its status, as a C command's exit() does: nothing the command left behind
+   * (a plugin's timer) holds it, and Node's teardown of its heap is skipped. Only for a command
+   * that awaits all of its own work (its files closed) and serves nothing afterwards.
+   */
+  readonly exitWhenDone?: boolean;
 }
 
 /** Entry point of a bin: `runCli('tsrun', () => import('../dist/commands/tsrun.js'))`. */
 export async function runCli(bin: string, load: () => Promise<CommandModule>, argv: string[] = process.argv.slice(2)): Promise<void> {
   // A reader that went away (`tsinfo | head`) ends the command quietly, as SIGPIPE ends a C
   // program; the status is the shell's for a process killed by SIGPIPE.
-  whenStdoutMade((stdout) =>
+  // The streams the command made, whose queued output the end waits for (see exitWhenDone).
+  const made: NodeJS.WriteStream[] = [];
+  whenStreamMade('stderr', (stderr) => made.push(stderr));
+  whenStdoutMade((stdout) => {
+    made.push(stdout);
     stdout.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(141);
       throw error;
-    }),
-  );
+    });
+  });
   try {
     const mod = await load();
     const status = await mod.run(argv, bin);
     if (typeof status === 'number') process.exitCode = status;
+    if (mod.exitWhenDone) {
+      // A pipe whose reader is behind leaves output queued in Node, which process.exit drops.
+      // (Only the streams the command made: asking for one here would make it.)
+      await Promise.all(made.map(written));
+      process.exit();
+    }
   } catch (error) {
     process.exitCode = reportError(bin, error, argv);
   }
@@ -35,22 +52,33 @@ export async function runCli(bin: string, load: () => Promise<CommandModule>, ar
  * stream it made, so the wrapper only adds the first call.
  */
 export function whenStdoutMade(ready: (stdout: NodeJS.WriteStream) => void): void {
-  const own = Object.getOwnPropertyDescriptor(process, 'stdout');
+  whenStreamMade('stdout', ready);
+}
+
+/** whenStdoutMade for either of the two streams Node makes on first access. */
+function whenStreamMade(name: 'stdout' | 'stderr', ready: (stream: NodeJS.WriteStream) => void): void {
+  const own = Object.getOwnPropertyDescriptor(process, name);
   const make = own?.get;
   if (make === undefined || own?.configurable !== true) {
-    ready(process.stdout);
+    ready(process[name]);
     return;
   }
-  Object.defineProperty(process, 'stdout', {
+  Object.defineProperty(process, name, {
     configurable: true,
     enumerable: own.enumerable,
     get() {
-      const stdout = make.call(process) as NodeJS.WriteStream;
-      Object.defineProperty(process, 'stdout', own);
-      ready(stdout);
-      return stdout;
+      const stream = make.call(process) as NodeJS.WriteStream;
+      Object.defineProperty(process, name, own);
+      ready(stream);
+      return stream;
     },
   });
+}
+
+/** Resolves once everything written to `stream` so far is out of Node's hands (or cannot be). */
+function written(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => stream.write('', () => resolve()));
 }
 
 /** Prints an error the way the boundary does and returns the exit status to use. */

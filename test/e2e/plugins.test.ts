@@ -122,6 +122,11 @@ describe('accepted plugins', () => {
     }
     expect(calls.filter((c) => c.task).map((c) => c.task!.gtaskid).sort()).toEqual([0, 1, 2]);
   });
+
+  it('tsrun ends with its step even when an mpi plugin left a timer running in it, as srun exits', async () => {
+    const r = await runBin('tsrun', ['--mpi=lingers', '-n1', 'sh', '-c', 'exit 3'], { env: { TSLURM_PLUGIN_DIR: dir('lingers') }, timeout: 20_000 });
+    expect(r).toMatchObject({ exitCode: 3, stdout: '' });
+  });
 });
 
 describe('tscontrol show plugins', () => {

@@ -1,8 +1,11 @@
 // tsrun against the fixture clusters: task placement and environment, exit statuses and
 // messages, and the bad input srun refuses — expectations observed on Slurm 22.05's srun.
 import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { fixture, runBin } from '../helpers/run-bin.js';
+import path from 'node:path';
+import { fixture, repoRoot, runBin } from '../helpers/run-bin.js';
 
 const small = fixture('clusters', 'small.yaml'); // node[1-4], 4 CPUs and 2000 MB each
 const summary = 'echo $SLURM_PROCID $SLURM_NODEID $SLURM_LOCALID $SLURMD_NODENAME $SLURM_TASKS_PER_NODE $SLURM_JOB_CPUS_PER_NODE $SLURM_CPUS_ON_NODE $SLURM_GTIDS ${SLURM_CPUS_PER_TASK:--} ${SLURM_DISTRIBUTION:--}';
@@ -130,6 +133,9 @@ describe('placement and task environment', () => {
   });
 });
 
+/** A Linux pipe's 64 KiB and 8,000 bytes more. */
+const OUTPUT_BYTES = 65_536 + 8_000;
+
 describe('output', () => {
   it('pads labels to the widest task id, as srun does', async () => {
     const r = await runBin('tsrun', ['-N2', '-n12', '-l', 'sh', '-c', 'echo x']);
@@ -151,6 +157,31 @@ describe('output', () => {
     const r = await runBin('tsrun', ['-n2', '-i', '1', '-l', 'sh', '-c', 'cat; echo end'], { input: 'hello\n' });
     expect(byTask(r.stdout)).toEqual(['0: end', '1: hello', '1: end']);
   });
+
+  it('gives a reader that is behind all of its output before it exits, after its job has ended', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tslurm-test-'));
+    const stateDir = path.join(dir, 'state');
+    const go = path.join(dir, 'go');
+    // The reader reads nothing until told to: what the pipe cannot hold then waits in tsrun
+    // (less than its stream's high-water mark, so tsrun goes on reading the node and the job ends).
+    const script = '"$0" "$1" -n1 head -c "$2" /dev/zero | { while [ ! -e "$3" ]; do sleep 0.05; done; wc -c; }; echo "tsrun=${PIPESTATUS[0]}"';
+    const env = { ...process.env, NO_COLOR: '1', TSLURM_STATE_DIR: stateDir, TSLURM_CTLD_IDLE_EXIT: '2', TSLURM_STEPD_IDLE_EXIT: '2', TSLURM_CONF: undefined, SLURM_CONF: undefined };
+    const shell = spawn('bash', ['-c', script, process.execPath, path.join(repoRoot, 'bin', 'tsrun.js'), String(OUTPUT_BYTES), go], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    shell.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const ended = new Promise((resolve) => shell.on('close', resolve));
+    for (let tries = 0; ; tries++) {
+      const job = await runBin('tscontrol', ['show', 'job', '1'], { env: { TSLURM_STATE_DIR: stateDir } });
+      if (job.stdout.includes('JobState=COMPLETED')) break;
+      if (tries > 200) throw new Error(`job 1 did not complete: ${job.stdout}${job.stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Time for a tsrun that ends regardless to do so, leaving its reader the pipe's 64 KiB.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    writeFileSync(go, '');
+    await ended;
+    expect(out.split(/\s+/).filter(Boolean)).toEqual([String(OUTPUT_BYTES), 'tsrun=0']);
+  }, 60_000);
 });
 
 describe('-o, -e and -i', () => {

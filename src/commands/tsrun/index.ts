@@ -14,6 +14,13 @@ const examples = [
   'tsrun --mpi=list',
 ];
 
+/**
+ * tsrun ends once its step has ended and the controller has its end, as srun does: the last
+ * task's exit is then only milliseconds from the shell's prompt (Node's teardown was a few of
+ * them), and a third-party mpi plugin's leftover timer cannot keep it up.
+ */
+export const exitWhenDone = true;
+
 export async function run(argv: string[], bin: string): Promise<number> {
   const started = startJobCommand(argv, 'srun', bin, { tsUsage: `Usage: ${bin} [options] command [args...]`, examples });
   if (!started) return 0;
