@@ -36,7 +36,9 @@ export async function runCli(bin: string, load: () => Promise<CommandModule>, ar
     if (typeof status === 'number') process.exitCode = status;
     if (mod.exitWhenDone) {
       // A pipe whose reader is behind leaves output queued in Node, which process.exit drops.
-      // (Only the streams the command made: asking for one here would make it.)
+      // (Only the streams the command made: asking for one here would make it.) A turn of the
+      // loop first, so that a write that already failed (EPIPE) ends the command as above.
+      await new Promise((resolve) => setImmediate(resolve));
       await Promise.all(made.map(written));
       process.exit();
     }
