@@ -9,15 +9,33 @@
  *     'H' secret[16] path\0        hello: the token the children prove themselves with, and the
  *                                  Unix socket they connect back to for their stdio
  *     'S' id flags uid gid umask cwd\0 argc argv\0... envc env\0... nfds {kind [oflags path\0]}...
+ *         task procsc procs\0... mountns\0 rlimitc rlimit\0... ngroups gid...
  *                                  spawn (u32 fields); flags: 1 setsid, 2 set uid and gid,
- *                                  4 set umask. Child fd i is, by kind: 0 /dev/null, 1 a socket
+ *                                  4 set umask, 8 set the supplementary groups given (else
+ *                                  none). Child fd i is, by kind: 0 /dev/null, 1 a socket
  *                                  connected to the step host's, which reads secret, id, i first
- *                                  (24 bytes), 2 the file at path opened with oflags
+ *                                  (24 bytes), 2 the file at path opened with oflags. The rest
+ *                                  is what tstask_exec would do in a task (the step host folds
+ *                                  its options in): task flags 1 SLURM_TASK_PID set to the
+ *                                  child's pid, 2 cwd falls back to /tmp; the cgroup.procs
+ *                                  files to join, the mount namespace to enter ("" none), the
+ *                                  soft limits NAME=SOFT (srun --propagate)
  *   server -> Node
  *     'P' id pid                   started: set up (stdio, session, chdir, ids), about to execve
  *     'E' id errno                 not started: fork or the set-up failed (no 'P' came), or,
  *                                  after 'P', execve failed (the child then exits 127)
- *     'X' id code signal           ended (wait status; signal 0 for an exit), unless 'E' came
+ *     'X' id code signal maxrss utime(u64) stime(u64) inblock oublock
+ *                                  ended (wait status; signal 0 for an exit), unless 'E' came,
+ *                                  with wait4's rusage (KiB, microseconds, 512-byte blocks)
+ *
+ * The task's cgroup: of the cgroup.procs files a request names, the one of a cgroup v2
+ * directory is not written by the child but given to clone3 (CLONE_INTO_CGROUP), so the child
+ * is in its step's cgroup from its first instruction and no write to cgroup.procs (whose
+ * first in a cgroup makes the kernel wait a grace period, 10-15 ms) is on its path. A kernel
+ * that refuses clone3 or the flag (ENOSYS, E2BIG, EINVAL, ...) gets the write in the child,
+ * as tstask_exec does; so does every start with --no-clone3. A step of the task's own set-up
+ * that fails (join, namespace, directory) is told on its stderr, after 'P', and it exits 125,
+ * as tstask_exec did.
  *
  * A child is set up as libuv sets up Node's: its stdio, chdir, setgroups/setgid/setuid, every
  * signal's disposition back to default and nothing blocked, every other descriptor closed on
@@ -40,8 +58,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/statfs.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -50,12 +70,22 @@
 #include <unistd.h>
 #include <grp.h>
 #include <libgen.h>
+#include "../task-exec/task_setup.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 #endif
 
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
 #define MAX_FRAME (64u << 20)
+#define MAX_PROCS 8
+#define MAX_LIMITS 32
 #define MAX_FDS 64
 #define SECRET_LEN 16
 
@@ -75,6 +105,8 @@ static struct child *children;
 static size_t nchildren, capchildren;
 static unsigned char secret[SECRET_LEN];
 static char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+/* 0: clone3 with CLONE_INTO_CGROUP is not tried (--no-clone3, or this kernel has no clone3). */
+static int try_clone3 = 1;
 
 /* ---- replies ------------------------------------------------------------------------------ */
 
@@ -88,7 +120,7 @@ static uint32_t get_u32(const unsigned char *p) {
 
 /* One frame of `n` u32 fields; a step host gone (EPIPE) is not an error: the children go on. */
 static void reply(char type, int n, const uint32_t *fields) {
-  unsigned char frame[4 + 1 + 4 * 4];
+  unsigned char frame[4 + 1 + 4 * 12];
   put_u32(frame, (uint32_t)(1 + 4 * n));
   frame[4] = (unsigned char)type;
   for (int i = 0; i < n; i++) put_u32(frame + 5 + 4 * i, fields[i]);
@@ -112,6 +144,16 @@ struct request {
     uint32_t kind, oflags;
     const char *path;
   } fds[MAX_FDS];
+  uint32_t task_flags;
+  const char *procs[MAX_PROCS];
+  uint32_t nprocs;
+  /* procs[placed] is the cgroup clone3 put the child into: not written (-1: none). */
+  int placed;
+  const char *mount_ns;
+  const char *limits[MAX_LIMITS];
+  uint32_t nlimits;
+  gid_t *groups;
+  uint32_t ngroups;
 };
 
 static void child_fail(int pipe_fd, int err) {
@@ -120,6 +162,17 @@ static void child_fail(int pipe_fd, int err) {
   ssize_t ignored = write(pipe_fd, said, sizeof said);
   (void)ignored;
   _exit(127);
+}
+
+/*
+ * A step of the task's own set-up failed (what tstask_exec's exit 125 told): said on the
+ * task's stderr, the host told it started (it has a pid and an end, 125), then the end.
+ */
+static void task_fail(int pipe_fd, const char *what, const char *file) {
+  dprintf(STDERR_FILENO, "tsspawn_server: %s %s: %s\n", what, file, strerror(errno));
+  ssize_t ignored = write(pipe_fd, "R", 1);
+  (void)ignored;
+  _exit(125);
 }
 
 static int connect_back(uint32_t id, uint32_t index) {
@@ -183,14 +236,31 @@ static void run_child(const struct request *r, int pipe_fd) {
     long max = getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY ? (long)lim.rlim_cur : 65536;
     for (long fd = r->nfds; fd < max; fd++) fcntl((int)fd, F_SETFD, FD_CLOEXEC);
   }
-  if (r->cwd[0] && chdir(r->cwd) < 0) child_fail(pipe_fd, errno);
+  /* The task's set-up, in tstask_exec's order: cgroups, namespace, directory (as root), ... */
+  for (uint32_t i = 0; i < r->nprocs; i++) {
+    if ((int)i != r->placed && join_cgroup(r->procs[i]) != 0) task_fail(pipe_fd, "cannot join", r->procs[i]);
+  }
+  if (r->mount_ns[0] && enter_mount_ns(r->mount_ns) != 0) task_fail(pipe_fd, "cannot enter the mount namespace", r->mount_ns);
+  if (r->cwd[0] && chdir(r->cwd) < 0) {
+    if (!(r->task_flags & 2)) child_fail(pipe_fd, errno);
+    if (chdir("/tmp") < 0) task_fail(pipe_fd, "cannot change directory to", r->cwd);
+  }
   if (r->flags & 4) umask((mode_t)r->umask);
   if (r->flags & 2) {
-    /* As libuv: no supplementary groups of ours, then the gid, then the uid. */
-    if (setgroups(0, NULL) < 0 && errno != EPERM) child_fail(pipe_fd, errno);
+    /* As libuv (no supplementary groups of ours), or the user's (setpriv's --groups); then the
+     * gid, then the uid. */
+    int rc = r->flags & 8 ? setgroups(r->ngroups, r->groups) : setgroups(0, NULL);
+    if (rc < 0 && (errno != EPERM || (r->flags & 8))) child_fail(pipe_fd, errno);
     if (setgid((gid_t)r->gid) < 0) child_fail(pipe_fd, errno);
     if (setuid((uid_t)r->uid) < 0) child_fail(pipe_fd, errno);
   }
+  /* ... then, as the user, the submitter's limits: slurmstepd logs one it cannot set and
+   * starts the task anyway. */
+  for (uint32_t i = 0; i < r->nlimits; i++) {
+    if (propagate_limit(r->limits[i]) != 0) dprintf(STDERR_FILENO, "tsspawn_server: cannot propagate %s: %s\n", r->limits[i], strerror(errno));
+  }
+  static char task_pid[64];
+  if (r->task_flags & 1) set_task_pid(r->envp, task_pid);
   sigprocmask(SIG_SETMASK, &none, NULL);
   ssize_t ignored = write(pipe_fd, "R", 1);
   (void)ignored;
@@ -240,6 +310,60 @@ static void add_child(pid_t pid, uint32_t id, int exec_pipe) {
   children[nchildren++] = (struct child){.pid = pid, .id = id, .exec_pipe = exec_pipe};
 }
 
+/*
+ * The one cgroup v2 directory among the request's cgroup.procs files, opened for clone3
+ * (its index in *which), or -1: none, several (each is then written in order), or not v2 (a
+ * v1 hierarchy's directory is joined by a write).
+ */
+static int cgroup_to_clone_into(const struct request *r, int *which) {
+  int found = -1;
+  *which = -1;
+  for (uint32_t i = 0; i < r->nprocs; i++) {
+    char dir[4096];
+    const char *slash = strrchr(r->procs[i], '/');
+    if (!slash || strcmp(slash, "/cgroup.procs") != 0 || (size_t)(slash - r->procs[i]) >= sizeof dir) continue;
+    memcpy(dir, r->procs[i], (size_t)(slash - r->procs[i]));
+    dir[slash - r->procs[i]] = 0;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct statfs fs;
+    if (fd < 0) continue;
+    if (fstatfs(fd, &fs) != 0 || fs.f_type != CGROUP2_SUPER_MAGIC) {
+      close(fd);
+      continue;
+    }
+    if (found >= 0) {
+      close(found), close(fd);
+      *which = -1;
+      return -1;
+    }
+    found = fd, *which = (int)i;
+  }
+  return found;
+}
+
+/* clone_args as of Linux 5.7 (CLONE_ARGS_SIZE_VER2), spelled out for older headers. */
+struct clone_args_v2 {
+  uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size, cgroup;
+};
+
+/*
+ * fork(), or clone3 into the cgroup `cgroup_fd` when there is one: -2 when clone3 was refused
+ * (the caller forks; the child then joins by a write). A kernel without clone3 is not asked again.
+ */
+static pid_t clone_into(int cgroup_fd) {
+#ifdef SYS_clone3
+  if (cgroup_fd >= 0 && try_clone3) {
+    struct clone_args_v2 args = {.flags = CLONE_INTO_CGROUP, .exit_signal = SIGCHLD, .cgroup = (uint64_t)cgroup_fd};
+    long pid = syscall(SYS_clone3, &args, sizeof args);
+    if (pid >= 0) return (pid_t)pid;
+    if (errno == ENOSYS || errno == E2BIG) try_clone3 = 0;
+    return -2;
+  }
+#endif
+  (void)cgroup_fd;
+  return -2;
+}
+
 static void spawn(const unsigned char *body, size_t len) {
   struct cursor c = {body, body + len, 0};
   struct request r = {0};
@@ -260,25 +384,46 @@ static void spawn(const unsigned char *body, size_t len) {
       r.fds[i].path = take_str(&c);
     }
   }
+  r.task_flags = take_u32(&c);
+  r.nprocs = take_u32(&c);
+  if (r.nprocs > MAX_PROCS) c.bad = 1;
+  for (uint32_t i = 0; i < r.nprocs && !c.bad; i++) r.procs[i] = take_str(&c);
+  r.mount_ns = take_str(&c);
+  r.nlimits = take_u32(&c);
+  if (r.nlimits > MAX_LIMITS) c.bad = 1;
+  for (uint32_t i = 0; i < r.nlimits && !c.bad; i++) r.limits[i] = take_str(&c);
+  r.ngroups = take_u32(&c);
+  if (!c.bad && r.ngroups > (uint32_t)(c.end - c.p) / 4) c.bad = 1;
+  if (!c.bad && r.ngroups > 0 && !(r.groups = calloc(r.ngroups, sizeof *r.groups))) c.bad = 1;
+  for (uint32_t i = 0; i < r.ngroups && !c.bad; i++) r.groups[i] = (gid_t)take_u32(&c);
   if (c.bad || !r.argv || !r.argv[0]) {
     reply('E', 2, (uint32_t[]){r.id, EINVAL});
   } else {
     int p[2];
     pid_t pid = -1;
     if (pipe2(p, O_CLOEXEC | O_NONBLOCK) == 0) {
-      pid = fork();
+      int cgroup_fd = cgroup_to_clone_into(&r, &r.placed);
+      pid = clone_into(cgroup_fd);
+      if (pid == -2) {
+        r.placed = -1;
+        pid = fork();
+      }
       if (pid == 0) {
         close(p[0]);
         run_child(&r, p[1]);
       }
+      int saved = errno;
+      if (cgroup_fd >= 0) close(cgroup_fd);
       close(p[1]);
       if (pid < 0) close(p[0]);
+      errno = saved;
     }
     if (pid < 0) reply('E', 2, (uint32_t[]){r.id, (uint32_t)errno});
     else add_child(pid, r.id, p[0]);
   }
   free(r.argv);
   free(r.envp);
+  free(r.groups);
 }
 
 static void hello(const unsigned char *body, size_t len) {
@@ -313,7 +458,9 @@ static void child_said(struct child *ch) {
 static void reap(void) {
   for (;;) {
     int status;
-    pid_t pid = waitpid(-1, &status, WNOHANG);
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    pid_t pid = wait4(-1, &status, WNOHANG, &ru);
     if (pid <= 0) return;
     for (size_t i = 0; i < nchildren; i++) {
       struct child *ch = &children[i];
@@ -325,7 +472,11 @@ static void reap(void) {
       else if (!ch->failed) {
         uint32_t code = WIFEXITED(status) ? (uint32_t)WEXITSTATUS(status) : 0;
         uint32_t sig = WIFSIGNALED(status) ? (uint32_t)WTERMSIG(status) : 0;
-        reply('X', 3, (uint32_t[]){ch->id, code, sig});
+        uint64_t utime = (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec;
+        uint64_t stime = (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
+        reply('X', 10,
+              (uint32_t[]){ch->id, code, sig, (uint32_t)ru.ru_maxrss, (uint32_t)utime, (uint32_t)(utime >> 32), (uint32_t)stime,
+                           (uint32_t)(stime >> 32), (uint32_t)ru.ru_inblock, (uint32_t)ru.ru_oublock});
       }
       children[i] = children[--nchildren];
       break;
@@ -339,7 +490,9 @@ static void remove_socket(void) {
   rmdir(dirname(sock_path));
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--no-clone3") == 0) try_clone3 = 0;
   signal(SIGPIPE, SIG_IGN);
   sigset_t chld;
   sigemptyset(&chld);

@@ -30,6 +30,11 @@
  * slurmstepd sets it in the forked task, between SLURM_CPUS_ON_NODE and SLURM_NODEID; Node
  * cannot run code between fork and exec, so the step daemon leaves a placeholder there.
  * Exit 127 (ENOENT) or 126 (other errors) if the exec fails, 125 if a step before it fails.
+ *
+ * A task the step host's spawn server starts does not run this program: the host folds these
+ * options into its request and the server's child does the same (task_setup.h) before the one
+ * execve of the program, the server itself waiting for it and reporting its rusage. This
+ * helper serves the tasks Node's spawn starts (no spawn server, TSLURM_SPAWN_SERVER=0).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -43,63 +48,13 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "task_setup.h"
 
 extern char **environ;
 
 static int fail(const char *what, const char *file) {
   fprintf(stderr, "tstask_exec: %s %s: %s\n", what, file, strerror(errno));
   return 125;
-}
-
-static int join_cgroup(const char *procs) {
-  char pid[32];
-  int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-  int fd = open(procs, O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  ssize_t written = write(fd, pid, (size_t)n);
-  int saved = errno;
-  close(fd);
-  errno = saved;
-  return written == n ? 0 : -1;
-}
-
-static int enter_mount_ns(const char *file) {
-  int fd = open(file, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  int rc = setns(fd, CLONE_NEWNS);
-  int saved = errno;
-  close(fd);
-  errno = saved;
-  return rc;
-}
-
-static const struct {
-  const char *name;
-  int resource;
-} limits[] = {
-    {"AS", RLIMIT_AS},       {"CORE", RLIMIT_CORE},   {"CPU", RLIMIT_CPU},     {"DATA", RLIMIT_DATA},
-    {"FSIZE", RLIMIT_FSIZE}, {"MEMLOCK", RLIMIT_MEMLOCK}, {"NOFILE", RLIMIT_NOFILE}, {"NPROC", RLIMIT_NPROC},
-    {"RSS", RLIMIT_RSS},     {"STACK", RLIMIT_STACK},
-};
-
-/* NAME=SOFT: the soft limit, capped at the hard one when this process may not raise it. */
-static int propagate_limit(const char *spec) {
-  const char *equals = strchr(spec, '=');
-  if (!equals) return -1;
-  for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
-    if (strncmp(spec, limits[i].name, (size_t)(equals - spec)) != 0 || limits[i].name[equals - spec] != '\0') continue;
-    struct rlimit current;
-    if (getrlimit(limits[i].resource, &current) != 0) return -1;
-    rlim_t soft = strcmp(equals + 1, "unlimited") == 0 ? RLIM_INFINITY : (rlim_t)strtoull(equals + 1, NULL, 10);
-    struct rlimit wanted = {soft, current.rlim_max};
-    if (soft > current.rlim_max && current.rlim_max != RLIM_INFINITY) {
-      if (geteuid() == 0) wanted.rlim_max = soft;
-      else wanted.rlim_cur = current.rlim_max;
-    }
-    return setrlimit(limits[i].resource, &wanted);
-  }
-  errno = EINVAL;
-  return -1;
 }
 
 /* The parent's side of --rusage-fd: wait, report, end as the program ended. */
@@ -179,13 +134,7 @@ int main(int argc, char **argv) {
     /* the program (or, when fork failed, this process running it unreported) */
     close(rusage_fd);
   }
-  snprintf(entry, sizeof entry, "SLURM_TASK_PID=%ld", (long)getpid());
-  for (char **e = environ; e && *e; e++) {
-    if (strncmp(*e, "SLURM_TASK_PID=", 15) == 0) {
-      *e = entry;
-      break;
-    }
-  }
+  set_task_pid(environ, entry);
   execvp(argv[i], argv + i);
   fprintf(stderr, "tstask_exec: %s: %s\n", argv[i], strerror(errno));
   return errno == ENOENT ? 127 : 126;

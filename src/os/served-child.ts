@@ -5,10 +5,13 @@
 import { constants } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { ChildProcess, type ChildEnd } from './spawn.js';
+import type { WaitRusage } from './spawn-server-frames.js';
 
 const signalNames = new Map(Object.entries(constants.signals).map(([name, number]) => [number, name as NodeJS.Signals]));
 
 export class ServedChild extends ChildProcess {
+  /** What the server's wait4 said the child and what it reaped used, once it has ended. */
+  rusage: WaitRusage | undefined;
   private closesLeft = 1;
   private execError: string | undefined;
 
@@ -28,8 +31,9 @@ export class ServedChild extends ChildProcess {
     queueMicrotask(() => this.emit('spawn'));
   }
 
-  /** The server's report of how the child ended (a wait status taken apart). */
-  ended(code: number, signal: number): void {
+  /** The server's report of how the child ended (a wait status taken apart, and its rusage). */
+  ended(code: number, signal: number, rusage?: WaitRusage): void {
+    this.rusage = rusage;
     const name = signal === 0 ? null : (signalNames.get(signal) ?? 'SIGKILL');
     Object.assign(this, { exitCode: name ? null : code, signalCode: name });
     // As Node's own: stdin goes with the child, and output nobody read is pulled through on

@@ -49,7 +49,9 @@ export interface ContainerTask {
    * rather than a shell, which would re-export the environment in its own order. Options:
    * `--procs FILE` (write the task's pid into a cgroup.procs file; repeatable), `--mount-ns
    * FILE` (setns into the mount namespace bound at FILE), `--chdir DIR` (change to DIR, or to
-   * /tmp when it is not there). It then execs the rest with the same pid and environment.
+   * /tmp when it is not there). It then execs the rest with the same pid and environment. The
+   * step host's spawn server does what such a prefix asks in the task's own process instead of
+   * exec'ing the helper (the task is then one fork and one exec); the effect is the same.
    */
   readonly taskExec?: string;
 }

@@ -4,7 +4,6 @@
 // script's end turned into the job's result. Nothing here is per-process state of its own:
 // many batch steps run side by side in one step host.
 import { childGone, type ChildProcess } from '../os/spawn.js';
-import type { Readable } from 'node:stream';
 import { closeSync, constants as fsConstants, openSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
@@ -19,7 +18,7 @@ import type { ContainerTask } from '../plugin-api/job-container.js';
 import type { ProctrackOrphanPlan } from '../plugin-api/proctrack.js';
 import type { BatchResult, BatchSpec, KillRequest } from './batch-spec.js';
 import { argvAsUser, cannotEnter, type RunAs } from './run-as.js';
-import { programPid, readRusage } from './usage/task-rusage.js';
+import { programPid } from './usage/task-rusage.js';
 import { gatherBatchUsage } from './usage/batch-usage.js';
 import { DEFAULT_ACCT_GATHER_SECONDS } from '../config/acct-gather.js';
 import { runTaskEpilogs, runTaskPrologs } from './task-scripts.js';
@@ -85,6 +84,8 @@ async function runBatchStep(spec: BatchSpec, loadPlugins: () => Promise<Containe
 /** The kill and signal orders of one batch step, applied to its container once it exists. */
 class StepControl {
   killRequest: KillRequest | undefined;
+  /** A SIGKILL went to the whole step (KillWait after the kill order, or scancel -s KILL). */
+  killed = false;
   private container: StepContainer | undefined;
   private shell: ChildProcess | undefined;
   private errFd: number | undefined;
@@ -127,6 +128,7 @@ class StepControl {
     if (!name || !this.container) return;
     // -b: the batch shell alone; its children are not signalled, as slurmstepd does.
     // The batch shell is the helper's child when the helper waits for it (--rusage-fd).
+    this.killed ||= name === 'SIGKILL' && !shellOnly;
     if (shellOnly) signalPid(this.shell?.pid === undefined ? undefined : this.viaHelper ? programPid(this.shell.pid) : this.shell.pid, name);
     else void this.container.signal(name).catch(() => {});
   }
@@ -145,7 +147,10 @@ class StepControl {
       // the output file may be gone; the kill still happens
     }
     void container.signal('SIGCONT').then(() => container.signal('SIGTERM')).catch(() => {});
-    this.killTimer ??= setTimeout(() => void container.signal('SIGKILL').catch(() => {}), spec.killWaitSeconds * 1000);
+    this.killTimer ??= setTimeout(() => {
+      this.killed = true;
+      void container.signal('SIGKILL').catch(() => {});
+    }, spec.killWaitSeconds * 1000);
   }
 }
 
@@ -221,35 +226,39 @@ async function runScript(spec: BatchSpec, plugins: ContainerPlugins, fds: Output
   // The job's container may hide the directory (job_container/tmpfs's private /tmp).
   if (task.cwdError !== undefined) chdirFailed(spec, fds.err, cwd, task.cwdError);
   // The umask is the process's: set for the spawn alone (the child inherits it), then restored.
-  const { child, ended } = await withUmask(spec.umask, () =>
+  const started = await withUmask(spec.umask, () =>
     startHostChild(task.argv, {
       cwd: task.cwd ?? cwd,
       env,
       // Its own process group: signals to the host's group do not reach it, and the guard
       // kills the group as a whole.
       detached: true,
-      // fd 3: the helper's report of the script's rusage (usage/task-rusage.ts).
+      // fd 3: the helper's report of the script's rusage (usage/task-rusage.ts), on Node's
+      // spawn; the spawn server reports it itself, the script a direct child of it.
       stdio: helper ? [fds.in, fds.out, fds.err, 'pipe'] : [fds.in, fds.out, fds.err],
     }),
   );
+  const { child, ended, viaHelper } = started;
   const usage = gatherBatchUsage({
     nodeName: spec.nodeName,
     pid: child.pid,
-    rusage: helper && child.pid !== undefined ? readRusage(child.stdio[3] as Readable) : Promise.resolve(undefined),
-    viaHelper: helper !== undefined,
+    rusage: started.rusage,
+    viaHelper,
     frequencySeconds: spec.acctGatherFrequency ?? DEFAULT_ACCT_GATHER_SECONDS,
     // Live samples beside the job's script, in the step host's spool.
     jobDir: path.dirname(spec.script),
   });
+  // A SIGKILL sent to the step before the script's end was known ends it by SIGKILL, whatever
+  // ended the script: the helper waiting for it took that SIGKILL itself (tstask_exec.c).
   const exited: Promise<number | string> = ended.then((end) =>
-    end.kind === 'exited' ? end.code << 8 : end.kind === 'signaled' ? (constants.signals[end.signal] ?? 9) : end.message,
+    end.kind !== 'exec-failed' && control.killed && !viaHelper ? constants.signals.SIGKILL : end.kind === 'exited' ? end.code << 8 : end.kind === 'signaled' ? (constants.signals[end.signal] ?? 9) : end.message,
   );
   const pid = child.pid;
   if (pid !== undefined) {
     guard.track(pid);
     await container.adopt(pid, () => childGone(child));
   }
-  control.attach(container, child, fds.err, helper !== undefined);
+  control.attach(container, child, fds.err, viaHelper);
 
   const outcome = await exited;
   // ---- The script has ended: `outcome` is its wait status (or why it could not exec). ----

@@ -151,10 +151,10 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
   // A task's wiring once its process runs (tasks[localId]: in the node's order).
   const started = (localId: number, taskId: number, spawned: SpawnedTask, launch: MpiTaskLaunch | void, epilogEnv: string[]): void => {
     tasks[localId] = { taskId, spawned, epilogEnv };
-    // Sampled from /proc (and the step cgroup's counters): the task stays a child of this host
-    // (of its spawn server), so its exit, and the order in which signals end it, are the
-    // program's own (see usage/).
-    gatherer.add(taskId, spawned.child.pid, Promise.resolve(undefined), false);
+    // Sampled from /proc (and the step cgroup's counters), with the final rusage its spawn
+    // server's wait4 reports: the task is the server's child, so its exit, and the order in
+    // which signals end it, are the program's own (see usage/).
+    gatherer.add(taskId, spawned.child.pid, spawned.rusage, false);
     if (spawned.child.pid !== undefined) {
       sink.taskStarted?.(spawned.child.pid);
       debug.verbose(`task ${taskId} (${spawned.child.pid}) started ${formatSlurmDate(Math.floor(Date.now() / 1000))}`);

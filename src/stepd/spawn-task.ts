@@ -5,6 +5,7 @@
 import { ChildProcess, type ChildEnd } from '../os/spawn.js';
 import { startHostChild } from './host-spawn.js';
 import type { Duplex, Stream } from 'node:stream';
+import type { Rusage } from './usage/task-rusage.js';
 
 export interface SpawnedTask {
   child: ChildProcess;
@@ -14,6 +15,8 @@ export interface SpawnedTask {
   closed: Promise<void>;
   /** Our ends of the extra socket pairs asked for (`pipes`); empty when the task did not start. */
   pipes: Duplex[];
+  /** Its final rusage (wait4) once it has ended, when the spawn server started it. */
+  rusage: Promise<Rusage | undefined>;
 }
 
 /** How a task ended: exit code or signal, or the exec failure. */
@@ -33,7 +36,7 @@ export async function spawnTask(
   const argv = 'argv' in command ? command.argv : command;
   const ids = 'argv' in command ? { uid: command.uid, gid: command.gid } : {};
   // Each extra 'pipe' is a connected socket: the task gets it as that fd.
-  const { child, ended: exit, closed } = await startHostChild(argv, {
+  const { child, ended: exit, closed, rusage } = await startHostChild(argv, {
     cwd,
     env,
     detached: true,
@@ -43,7 +46,7 @@ export async function spawnTask(
   const ends = child.stdio.slice(3 + extraFds.length) as Duplex[];
   // Without a pid the spawn failed (`exit` says why): its pipe ends lead nowhere.
   if (child.pid === undefined) ends.forEach((end) => end?.destroy());
-  return { child, exit, closed, pipes: child.pid === undefined ? [] : ends };
+  return { child, exit, closed, pipes: child.pid === undefined ? [] : ends, rusage };
 }
 
 /**
@@ -51,7 +54,7 @@ export async function spawnTask(
  * slurmstepd's forked task exits with the prolog's status without exec'ing the program.
  */
 export function taskNotStarted(code: number): SpawnedTask {
-  return { child: new ChildProcess(), exit: Promise.resolve({ kind: 'exited', code }), closed: Promise.resolve(), pipes: [] };
+  return { child: new ChildProcess(), exit: Promise.resolve({ kind: 'exited', code }), closed: Promise.resolve(), pipes: [], rusage: Promise.resolve(undefined) };
 }
 
 /** Sends a signal to the task's whole process group; a group already gone is not an error. */

@@ -1,8 +1,10 @@
 // SLURM_TASK_PID, the task's own pid, which slurmstepd sets in the forked task before execve,
 // at its place in the environment (after SLURM_CPUS_ON_NODE). Node cannot run code between
-// fork and exec, so the task starts through dist/native/tstask_exec (native/task-exec), which
-// writes its pid into the placeholder nodeEnv() left and execs the program, keeping the pid.
-// Without the helper (no C compiler at build time) the variable is left out.
+// fork and exec, so the task's argv starts with dist/native/tstask_exec (native/task-exec),
+// which writes its pid into the placeholder nodeEnv() left and execs the program, keeping the
+// pid. The step host's spawn server does the same in its child instead of exec'ing the helper
+// (host-spawn.ts folds the layer into its request). Without the helper (no C compiler at build
+// time) the variable is left out.
 import { unsetenvp } from '../core/env-array.js';
 import { nativeHelper } from './native-helper.js';
 import { execProblem, type RunAs } from './run-as.js';

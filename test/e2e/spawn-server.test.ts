@@ -3,7 +3,7 @@
 // back whole; a server killed mid-step ends that step's tasks (killed, as tsrun says) and the
 // next step gets a new server; TSLURM_SPAWN_SERVER=0 on the step host goes back to Node's spawn.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -81,5 +81,28 @@ describe("the step host's spawn server", () => {
     const r = await runBin('tsrun', ['-n1', 'sh', '-c', 'tr "\\0" " " < /proc/$PPID/cmdline'], { env: { TSLURM_STATE_DIR: stateDir(), TSLURM_SPAWN_SERVER: '0' } });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/tsstepd\.js --embedded/);
+  });
+
+  // The task's set-up done by the server's child (one fork, one exec), by clone3 into the
+  // step's cgroup or, refused (TSLURM_SPAWN_CLONE3=0), by a write; and by the task exec helper
+  // on Node's spawn (TSLURM_SPAWN_SERVER=0): the same task either way.
+  const cgroupV2 = ['/sys/fs/cgroup', '/sys/fs/cgroup/unified'].some((dir) => existsSync(path.join(dir, 'cgroup.controllers')));
+  it.runIf(process.getuid?.() === 0 && cgroupV2)('starts a task in its step cgroup, its pid in SLURM_TASK_PID, however it is spawned', async () => {
+    const dir = stateDir();
+    const cluster = path.join(dir, 'cgroup.yaml');
+    writeFileSync(cluster, 'cluster: cg\nplugins:\n  proctrack: proctrack/cgroup\nnodes:\n  - name: n1\n    cpus: 2\npartitions:\n  - name: p\n    nodes: ALL\n    default: true\n');
+    const script = 'echo $$ $SLURM_TASK_PID $(umask); grep ^0:: /proc/self/cgroup; cat /proc/$PPID/comm';
+    for (const [mode, parent] of [[{}, 'tsspawn_server'], [{ TSLURM_SPAWN_CLONE3: '0' }, 'tsspawn_server'], [{ TSLURM_SPAWN_SERVER: '0' }, 'node']] as const) {
+      const env = { TSLURM_STATE_DIR: stateDir(), ...mode };
+      const r = await runBin('tsrun', ['--cluster', cluster, '-n1', 'sh', '-c', script], { env });
+      expect(r).toMatchObject({ exitCode: 0, stderr: '' });
+      const [ids, cgroup, comm] = r.stdout.trim().split('\n');
+      const [pid, taskPid, umask] = ids!.split(' ');
+      expect(taskPid).toBe(pid);
+      expect(umask).toBe('0022');
+      expect(cgroup).toMatch(/^0::.*\/tslurm\/node_n1\/job_1\/step_0(\.\d+)?$/);
+      expect(comm).toBe(parent);
+      stopHost(env.TSLURM_STATE_DIR);
+    }
   });
 });

@@ -37,14 +37,14 @@ describe('the step host started on demand', () => {
 
   it('starts with the first batch job, runs it as its child, and exits once idle; the next job starts another', async () => {
     expect(existsSync(path.join(ctl.stateDir, 'tsstepd.pid'))).toBe(false);
-    const first = await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--wait', '--wrap', 's=$(cut -d" " -f4 /proc/$PPID/stat); echo $(cat /proc/$s/comm) parent $(cut -d" " -f4 /proc/$s/stat)']);
+    const first = await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--wait', '--wrap', 'echo $(cat /proc/$PPID/comm) parent $(cut -d" " -f4 /proc/$PPID/stat)']);
     expect(first).toMatchObject({ exitCode: 0, stderr: '' });
     const host = hostPid(ctl)!;
     expect(alive(host)).toBe(true);
     expect(readFileSync(`/proc/${host}/cmdline`, 'latin1').split('\0')).toContain('--embedded');
-    // The script's parent is the task exec helper, which waits for it to report its rusage
-    // (--rusage-fd); the helper's is the step host's spawn server, the step host's child: no
-    // Node process between, and no Node fork either.
+    // The script's parent is the step host's spawn server, the step host's child, which waits
+    // for it and reports its rusage itself: no task exec helper between (one fork, one exec),
+    // no Node process between, and no Node fork either.
     expect(ctl.read(`slurm-${first.stdout.trim()}.out`)).toBe(`tsspawn_server parent ${host}\n`);
     await ctl.until(() => !alive(host), 20_000);
     expect(existsSync(path.join(ctl.stateDir, 'tsstepd.pid'))).toBe(false);

@@ -1,8 +1,8 @@
 // What steps and batch scripts use, measured on the real processes: a step whose task holds
 // 200 MB reports a MaxRSS of about that (sampled every second here), a step burning CPU reports
-// its CPU time, a batch script that briefly holds 200 MB reports it (the task exec helper's
-// wait4 ru_maxrss: too short for any sample), and tssstat shows a running step's live figures in
-// sstat's layout.
+// its CPU time, a batch script and the tasks of a step that briefly hold 200 MB report it (the
+// spawn server's wait4 ru_maxrss: too short for any sample), and tssstat shows a running
+// step's live figures in sstat's layout.
 import { afterAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { fixture, repoRoot } from '../helpers/run-bin.js';
@@ -19,11 +19,12 @@ describe('step usage', () => {
   afterAll(() => ctl.stop());
   const usageOf = (id: string) => ctldRequest<{ steps: Record<string, StepUsage> }>(ctl.stateDir, 'job-usage', { id });
 
-  it('a step holding 200 MB has MaxRSS about 200 MB, a CPU-bound step its CPU time, a batch script its brief 200 MB peak', async () => {
+  it('a step holding 200 MB has MaxRSS about 200 MB, a CPU-bound step its CPU time, a step\'s tasks and a batch script their brief 200 MB peak', async () => {
     const script = [
       '#!/bin/sh',
       `${tsrun} python3 -c 'import time; b = bytearray(200 * 1024 * 1024); b[::4096] = b"x" * len(b[::4096]); time.sleep(3)'`,
       `${tsrun} python3 -c 'sum(i * i for i in range(3_000_000))'`,
+      `${tsrun} -O -n2 sh -c 'head -c 200M /dev/zero | tail > /dev/null'`,
       // tail keeps the whole of its newline-free input: 200 MiB resident at its peak, for an instant.
       'head -c 200M /dev/zero | tail > /dev/null',
       'exit 0',
@@ -34,7 +35,7 @@ describe('step usage', () => {
     const id = result.stdout.trim();
     expect(ctl.read('usage.out')).toBe('');
     const { steps } = await usageOf(id);
-    expect(Object.keys(steps).sort()).toEqual(['0', '1', 'batch']);
+    expect(Object.keys(steps).sort()).toEqual(['0', '1', '2', 'batch']);
     expect(steps['0']!.maxRssKiB).toBeGreaterThanOrEqual(195 * MiB);
     expect(steps['0']!.maxRssKiB).toBeLessThan(400 * MiB);
     expect(steps['0']).toMatchObject({ maxRssTask: 0, maxRssNode: 'node1', ntasks: 1 });
@@ -42,6 +43,10 @@ describe('step usage', () => {
     const cpu = steps['1']!.userCpuUsec + steps['1']!.systemCpuUsec;
     expect(cpu).toBeGreaterThan(100_000);
     expect(steps['1']!.maxRssKiB).toBeLessThan(100 * MiB);
+    // Each task's peak, over before a sample could see it (and two tasks: not the cgroup's peak).
+    expect(steps['2']!.maxRssKiB).toBeGreaterThanOrEqual(195 * MiB);
+    expect(steps['2']!.maxRssKiB).toBeLessThan(450 * MiB);
+    expect(steps['2']!.ntasks).toBe(2);
     expect(steps.batch!.userCpuUsec + steps.batch!.systemCpuUsec).toBeGreaterThan(0);
     expect(steps.batch!.maxRssKiB).toBeGreaterThanOrEqual(195 * MiB);
     expect(steps.batch!.maxRssKiB).toBeLessThan(450 * MiB);

@@ -1,17 +1,13 @@
-// A task's final rusage, as the task exec helper reports it when it stays the program's parent
-// (tstask_exec --rusage-fd): the kernel's wait4() figures for the program and every child it
-// reaped. Node reaps its own children without asking for theirs, hence the helper.
+// A task's final rusage: the kernel's wait4() figures for the program and every child it
+// reaped. The step host's spawn server reaps its children with wait4 and sends them with each
+// end (os/spawn-server.ts); on Node's spawn, which reaps its children without asking for
+// theirs, the task exec helper stays the program's parent to report them (tstask_exec
+// --rusage-fd), on a descriptor read here.
 import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import type { WaitRusage } from '../../os/spawn-server-frames.js';
 
-export interface Rusage {
-  maxRssKiB: number;
-  userCpuUsec: number;
-  systemCpuUsec: number;
-  /** Blocks of 512 bytes read from and written to storage (ru_inblock, ru_oublock). */
-  inBlocks: number;
-  outBlocks: number;
-}
+export type Rusage = WaitRusage;
 
 /** The helper's line (`rusage MAXRSS UTIME STIME INBLOCK OUBLOCK`), or undefined when none came. */
 export function parseRusage(text: string): Rusage | undefined {
