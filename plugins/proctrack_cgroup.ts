@@ -207,8 +207,8 @@ export async function proctrack_p_add(step: ProctrackStep, pid: number): Promise
   const container = step.cont_id === null ? undefined : containers.get(step.cont_id);
   if (container === undefined) return fail(EINVAL, `proctrack/cgroup: step ${step.jobid}.${step.stepid} has no container`);
   const { dir, memoryDir } = container;
-  // The task is there already: the step host's spawn server created it in the cgroup
-  // (clone3's CLONE_INTO_CGROUP, for the join proctrack_p_join asked), or it joined by itself.
+  // The task is usually there already: the step host's spawn server created it in the cgroup
+  // (clone3's CLONE_INTO_CGROUP, for the join proctrack_p_join asked), or joined by itself.
   // Moving a process, even into the cgroup it is in, takes the kernel's lock on every cgroup
   // migration, for milliseconds on a busy host, so only a task not there yet is moved.
   if (memoryDir === undefined && inCgroup(pid, dir)) return SLURM_SUCCESS;
