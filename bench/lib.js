@@ -124,3 +124,15 @@ export function submitOverSocket(socketPath, count, desc) {
     socket.on('error', reject);
   });
 }
+
+/**
+ * A line naming NODE_EXTRA_CA_CERTS when it is set: Node 20 reads and parses that bundle at
+ * every start, before any script (about 80 ms for Debian's 144 certificates on the 2-core build
+ * machine), so it raises `node -e 0` and every tslurm command alike: ratios to `node -e 0` look
+ * better and ratios to real Slurm's C commands worse than on a machine without it.
+ */
+export function extraCaCertsNote() {
+  const file = process.env.NODE_EXTRA_CA_CERTS;
+  if (!file) return undefined;
+  return `  (NODE_EXTRA_CA_CERTS=${file} is set: every Node start, node -e 0's included, parses it; run again under \`env -u NODE_EXTRA_CA_CERTS\` to compare)`;
+}

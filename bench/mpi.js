@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { interleavedMedians } from './lib.js';
+import { interleavedMedians, extraCaCertsNote } from './lib.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const onPath = (name) => (process.env.PATH ?? '').split(':').map((d) => path.join(d, name)).find((f) => existsSync(f));
@@ -29,6 +29,7 @@ if (!mpicc || !mpiexec) {
     ...(slurm ? [{ label: 'srun', argv: ['srun', '--mpi=pmi2', '-n4', hello], optional: true, options: { env: process.env } }] : []),
   ];
   console.log(`mpi, medians of ${runs} interleaved rounds${slurm ? ' (real Slurm answering)' : ' (no real Slurm: no srun reference)'}`);
+if (extraCaCertsNote()) console.log(extraCaCertsNote());
   const m = interleavedMedians(commands, runs, { env, cwd: dir });
   const row = (label, ms, floorLabel, floorMs, target) => {
     if (ms === undefined || floorMs === undefined) return;

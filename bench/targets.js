@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { interleavedMedians } from './lib.js';
+import { interleavedMedians, extraCaCertsNote } from './lib.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -75,6 +75,7 @@ const commands = [
 const m = interleavedMedians(commands, runs, { cwd: work });
 const floor = m.get('node -e 0');
 console.log(`issue 19 targets, medians of ${runs} interleaved rounds${slurm ? ' (real Slurm answering: second reference)' : ' (no real Slurm here)'}`);
+if (extraCaCertsNote()) console.log(extraCaCertsNote());
 row('tsrun -n1 true', m.get('tsrun -n1 true'), 'node -e 0', floor, 1.5);
 row('tsrun -n1 true', m.get('tsrun -n1 true'), 'srun -n1 true', m.get('srun -n1 true'));
 row('tsrun -n1 true, cold', m.get('tsrun -n1 true, cold'), 'node -e 0', floor);
