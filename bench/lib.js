@@ -44,6 +44,18 @@ export function printRatio(label, ms, floorLabel, floorMs, target) {
  * them see the same machine load; returns each one's median wall time in ms, by label. A
  * command that fails throws, unless it is marked `optional` (then its median is undefined).
  */
+/**
+ * BENCH_SETTLE_MS: a pause after each command of an interleaved round, so that what a command
+ * leaves running for a moment after its exit (real Slurm's slurmstepd after `sbatch` or `srun`,
+ * a batch job `tsbatch` started, the controllers of `tsrun, cold`) does not fall on the next
+ * command's measurement. 0 (the default) keeps the rounds back to back, as the figures before
+ * 2026-11-26's evening were taken.
+ */
+function settle() {
+  const ms = Number(process.env.BENCH_SETTLE_MS ?? 0);
+  if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 export function interleavedMedians(commands, runs, options = {}) {
   const samples = new Map(commands.map((c) => [c.label, []]));
   const failed = new Set();
@@ -56,6 +68,7 @@ export function interleavedMedians(commands, runs, options = {}) {
         const took = Number(process.hrtime.bigint() - start) / 1e6;
         if (result.status !== 0) throw new Error(`${c.argv.join(' ')} exited with ${result.status ?? result.signal}`);
         if (round >= 0) samples.get(c.label).push(took);
+        settle();
       } catch (error) {
         if (!c.optional) throw error;
         failed.add(c.label);
