@@ -29,7 +29,7 @@ import { joinTree } from './lib/pmi/node-links.js';
 import { listenPmiPort } from './lib/pmi/pmi-port.js';
 import { newStepKey } from './lib/pmi/step-key.js';
 import { serveConnection } from './lib/pmi/connection.js';
-import { TREE_WIDTH_ENV, treePlace, treeWidth, type TreePlace } from './lib/pmi/tree-shape.js';
+import { TREE_WIDTH_ENV, treePlace, treeWidth, wholeTreeOnOneNode, type TreePlace } from './lib/pmi/tree-shape.js';
 import type { PmiUp, PmiWelcome } from './lib/pmi/messages.js';
 import type { Duplex } from 'node:stream';
 
@@ -93,11 +93,6 @@ export async function p_mpi_hook_client_prelaunch(job: MpiClientInfo, env: StepE
   env.set(SRUN_PORT_ENV, String(listener.port));
   env.set(SRUN_KEY_ENV, key);
   return { step, coordinator, listener };
-}
-
-/** One node runs every task of the step (the others, if any, none): it is the whole fence tree. */
-function wholeTreeOnOneNode(tasksPerNode: readonly number[]): boolean {
-  return tasksPerNode.filter((tasks) => tasks > 0).length === 1;
 }
 
 export async function p_mpi_hook_slurmstepd_prefork(step: MpiStepInfo, env: StepEnv): Promise<Rc> {

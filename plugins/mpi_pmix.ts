@@ -3,7 +3,9 @@
 // registers the step's namespace with it; the task hook asks it for the rank's environment
 // (PMIx_server_setup_fork) before the task is spawned. The helper's fences travel as opaque
 // blobs through the same TCP fence tree as mpi/pmi2's (lib/pmi/: tsrun's coordinator is the
-// root, its port in SLURM_PMIX_SRUN_PORT): every node's blob comes back to each node.
+// root, its port in SLURM_PMIX_SRUN_PORT): every node's blob comes back to each node. A step
+// whose tasks all run on one node has no tree, as under mpi/pmi2: tsrun opens no port, and the
+// node's fences complete there with its own blob.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,11 +23,12 @@ import {
   type Rc,
   type StepEnv,
 } from '../src/plugin-api/index.js';
-import { randomBytes } from 'node:crypto';
 import { KvsCoordinator } from './lib/pmi/coordinator.js';
 import { listenForNodes, type CoordinatorListener } from './lib/pmi/coordinator-listener.js';
 import { joinTree, type NodeLinks } from './lib/pmi/node-links.js';
-import { DEFAULT_TREE_WIDTH, treePlace } from './lib/pmi/tree-shape.js';
+import type { PmiUp } from './lib/pmi/messages.js';
+import { DEFAULT_TREE_WIDTH, treePlace, wholeTreeOnOneNode } from './lib/pmi/tree-shape.js';
+import { newStepKey } from './lib/pmi/step-key.js';
 import { PmixFenceMember } from './lib/pmix/fence-member.js';
 import { PmixHelper } from './lib/pmix/helper.js';
 import { findPmixHelper, HELPER_NOT_BUILT } from './lib/pmix/helper-path.js';
@@ -38,7 +41,8 @@ export const plugin_version = SLURM_VERSION_NUMBER(0, 1, 0);
 export interface PmixClientState {
   readonly step: string;
   readonly coordinator: KvsCoordinator;
-  readonly listener: CoordinatorListener;
+  /** Where the nodes reach tsrun; none when one node runs every task (it is the whole tree). */
+  readonly listener: CoordinatorListener | undefined;
 }
 
 /** tsrun's fence port and the step's secret, for the step daemons, who unset them. */
@@ -47,7 +51,7 @@ const SRUN_KEY_ENV = 'SLURM_PMIX_SRUN_KEY';
 
 interface NodeEntry {
   helper: PmixHelper;
-  links: NodeLinks<PmixFenceMember>;
+  links: Pick<NodeLinks<PmixFenceMember>, 'server' | 'close'>;
   dir: string;
   /** Rank `rank`'s process has ended (its fd 3 closed). */
   taskExited(rank: number): void;
@@ -87,7 +91,10 @@ export async function p_mpi_hook_client_prelaunch(job: MpiClientInfo, env: StepE
     kvs: [],
     fail: (message) => job.abort_step(`mpi/pmix: ${message}`, true),
   });
-  const key = randomBytes(16).toString('hex');
+  // One node runs every task: it never connects to tsrun, so no port (nor secret) on the way to
+  // the launch, and no node:crypto either (newStepKey reads the kernel's random bytes).
+  if (wholeTreeOnOneNode(layout.tasks)) return { step, coordinator, listener: undefined };
+  const key = newStepKey();
   const listener = await listenForNodes(coordinator, key);
   env.set(SRUN_PORT_ENV, String(listener.port));
   env.set(SRUN_KEY_ENV, key);
@@ -101,31 +108,28 @@ export async function p_mpi_hook_slurmstepd_prefork(step: MpiStepInfo, env: Step
   env.unset(SRUN_KEY_ENV);
   if (step.ltasks === 0) return SLURM_SUCCESS;
   const stepKey = `${step.jobid}.${step.stepid}`;
-  if (!Number.isInteger(port) || port <= 0 || !secret) {
+  const layout = step.step_layout;
+  const alone = wholeTreeOnOneNode(layout.tasks);
+  if (!alone && (!Number.isInteger(port) || port <= 0 || !secret)) {
     log?.error(`mpi/pmix: unable to find tsrun's PMIx port in env (${SRUN_PORT_ENV})`);
     return SLURM_ERROR;
   }
   let helper: PmixHelper | undefined;
-  const layout = step.step_layout;
   const place = treePlace(layout.tasks, step.nodeid, DEFAULT_TREE_WIDTH);
-  let links: NodeLinks<PmixFenceMember>;
-  try {
-    links = await joinTree({
-      host: env.get('SLURM_LAUNCH_NODE_IPADDR') ?? '127.0.0.1',
-      port,
-      key: secret,
+  const makeMember = (up: (message: PmiUp) => void): PmixFenceMember =>
+    new PmixFenceMember({
       nodeid: step.nodeid,
       place,
-      makeServer: (up) =>
-        new PmixFenceMember({
-          nodeid: step.nodeid,
-          place,
-          nodeNames: layout.node_names,
-          up,
-          fenceDone: (seq, blobs) => helper?.fenceDone(seq, blobs),
-          fail: (message) => step.abort_step(`mpi/pmix: ${message}`, true),
-        }),
+      nodeNames: layout.node_names,
+      up,
+      fenceDone: (seq, blobs) => helper?.fenceDone(seq, blobs),
+      fail: (message) => step.abort_step(`mpi/pmix: ${message}`, true),
     });
+  let links: NodeEntry['links'];
+  try {
+    links = alone
+      ? wholeTree(makeMember)
+      : await joinTree({ host: env.get('SLURM_LAUNCH_NODE_IPADDR') ?? '127.0.0.1', port, key: secret!, nodeid: step.nodeid, place, makeServer: makeMember });
   } catch (error) {
     log?.error(`mpi/pmix: ${step.node_name} cannot reach the fence tree of step ${stepKey}: ${(error as Error).message}`);
     return SLURM_ERROR;
@@ -193,8 +197,20 @@ export async function p_mpi_hook_slurmstepd_task(task: MpiTaskInfo, env: StepEnv
   };
 }
 
+/**
+ * The node that runs every task of its step: the whole tree, no links. What it would send up
+ * comes straight back down: a fence completes with this node's blob alone (a task that cannot
+ * take part any more was noted by the member itself, which fails the next fence).
+ */
+function wholeTree(makeMember: (up: (message: PmiUp) => void) => PmixFenceMember): NodeEntry['links'] {
+  const member: PmixFenceMember = makeMember((message) => {
+    if (message.kind === 'fence') member.receive({ kind: 'fence-done', seq: message.seq, puts: message.puts });
+  });
+  return { server: member, close: () => {} };
+}
+
 export async function p_mpi_hook_client_fini(state: PmixClientState): Promise<Rc> {
-  state.listener.close();
+  state.listener?.close();
   state.coordinator.close();
   await Promise.all(closing.get(state.step) ?? []);
   closing.delete(state.step);

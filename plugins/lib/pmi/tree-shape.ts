@@ -34,3 +34,11 @@ export function treePlace(tasksPerNode: readonly number[], nodeid: number | null
   }
   return { parent: position === 0 || parentPosition === 0 ? null : members[parentPosition - 1]!, children };
 }
+
+/**
+ * One node runs every task of the step (the others, if any, none): it is the whole fence tree,
+ * its fences complete there, and tsrun needs no port for the nodes (nor a secret for them).
+ */
+export function wholeTreeOnOneNode(tasksPerNode: readonly number[]): boolean {
+  return tasksPerNode.filter((tasks) => tasks > 0).length === 1;
+}

@@ -197,6 +197,52 @@ describe('mpi/pmix hooks with a fake helper', () => {
   });
 });
 
+// -n2 on one node: the node is the whole fence tree.
+const oneNode: MpiStepLayout = { node_cnt: 1, node_list: 'n1', node_names: ['n1'], task_cnt: 2, tasks: [2], tids: [[0, 1]], task_dist: 'block' };
+
+describe('mpi/pmix on a step whose tasks all run on one node', () => {
+  /** prelaunch, then prefork on the node with the env prelaunch made. */
+  async function startOneNodeStep(after?: string) {
+    jobid += 1;
+    logDir = mkdtempSync(path.join(tmpdir(), 'tslurm-fake-pmix-'));
+    process.env.FAKE_PMIX_LOG = logDir;
+    if (after) process.env.FAKE_PMIX_AFTER_JOB = after;
+    const aborts: [string, boolean | undefined][] = [];
+    const clientEnv: string[] = [];
+    const state = await pmix.p_mpi_hook_client_prelaunch({ jobid, stepid: 0, step_layout: oneNode, abort_step: (m, e) => aborts.push([m, e]) }, stepEnvOver(clientEnv));
+    const done = new AbortController();
+    const nodeEnv = [...clientEnv];
+    const rc = await pmix.p_mpi_hook_slurmstepd_prefork(
+      { jobid, stepid: 0, nnodes: 1, ntasks: 2, nodeid: 0, node_name: 'n1', ltasks: 2, gtids: [0, 1], step_layout: oneNode, step_done: done.signal, abort_step: (m, e) => aborts.push([m, e]) },
+      stepEnvOver(nodeEnv),
+    );
+    const finish = async () => {
+      running.delete(finish);
+      done.abort();
+      expect(await pmix.p_mpi_hook_client_fini(state)).toBe(SLURM_SUCCESS);
+    };
+    running.add(finish);
+    return { state, rc, aborts, clientEnv, nodeEnv, finish };
+  }
+
+  it('opens no port in tsrun (nor makes a secret): the node needs none', async () => {
+    const step = await startOneNodeStep();
+    expect(step.state.listener).toBeUndefined();
+    expect(step.clientEnv).toEqual(['SLURM_PMIX_MAPPING_SERV=(vector,(0,1,2))']);
+    expect([step.rc, errors]).toEqual([SLURM_SUCCESS, []]);
+    expect(requests('n1').slice(1)).toEqual([`job slurm.pmix.${jobid}.0 0 n1 0,1`]);
+    await step.finish();
+    expect(step.aborts).toEqual([]);
+  });
+
+  it("completes the helper's fences on the node, with the node's own blob", async () => {
+    const step = await startOneNodeStep('fence');
+    await vi.waitFor(() => expect(requests('n1')).toContain(`fence-done 0 ${Buffer.from('n1').toString('hex')}`));
+    await step.finish();
+    expect([step.aborts, errors]).toEqual([[], []]);
+  });
+});
+
 describe('mpi/pmix prefork without its coordinator', () => {
   it("fails with a message when the env has no tsrun's port", async () => {
     const rc = await pmix.p_mpi_hook_slurmstepd_prefork(
