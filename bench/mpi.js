@@ -1,7 +1,11 @@
 // `tsrun --mpi=pmi2 -n4 ./hello` (MPICH, fixtures/programs/mpi-hello.c) against real Slurm's
 // `srun --mpi=pmi2 -n4 ./hello` (when a real Slurm answers: `sinfo`) and MPICH's own launcher
 // `mpiexec -n 4 ./hello`, interleaved in the same run (issue 19 targets: at most 1.0x srun and
-// 1.6x mpiexec). Needs Debian's mpich; says so and skips otherwise.
+// 1.6x mpiexec). Needs Debian's mpich; says so and skips otherwise. Each launcher also runs
+// `true` as its four tasks in the same rounds, which splits a run into the launcher's own cost
+// and what the MPI program adds under it (its ranks' start, PMI and run): the second part shows
+// whether the ranks run as fast under tsrun as under hydra, the first what tsrun's launch costs
+// against hydra's, and how far `tsrun -n4 true` would have to come down for the 1.6x aim.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +30,8 @@ if (!mpicc || !mpiexec) {
   const commands = [
     { label: 'tsrun', argv: [process.execPath, path.join(here, '..', 'bin', 'tsrun.js'), '--mpi=pmi2', '-n4', hello] },
     { label: 'mpiexec', argv: [mpiexec, '-n', '4', hello] },
+    { label: 'tsrun true', argv: [process.execPath, path.join(here, '..', 'bin', 'tsrun.js'), '--mpi=pmi2', '-n4', 'true'] },
+    { label: 'mpiexec true', argv: [mpiexec, '-n', '4', 'true'] },
     ...(slurm ? [{ label: 'srun', argv: ['srun', '--mpi=pmi2', '-n4', hello], optional: true, options: { env: process.env } }] : []),
   ];
   console.log(`mpi, medians of ${runs} interleaved rounds${slurm ? ' (real Slurm answering)' : ' (no real Slurm: no srun reference)'}`);
@@ -38,4 +44,9 @@ if (extraCaCertsNote()) console.log(extraCaCertsNote());
   };
   row('tsrun --mpi=pmi2 -n4 hello', m.get('tsrun'), 'srun --mpi=pmi2 -n4 hello', m.get('srun'), 1.0);
   row('tsrun --mpi=pmi2 -n4 hello', m.get('tsrun'), 'mpiexec -n 4 hello', m.get('mpiexec'), 1.6);
+  const [ts, tsTrue, mx, mxTrue] = ['tsrun', 'tsrun true', 'mpiexec', 'mpiexec true'].map((label) => m.get(label));
+  console.log(`  the launchers with \`true\` as their tasks: tsrun --mpi=pmi2 -n4 true ${tsTrue.toFixed(1)} ms, mpiexec -n 4 true ${mxTrue.toFixed(1)} ms`);
+  console.log(`  what hello adds: under tsrun ${(ts - tsTrue).toFixed(1)} ms, under mpiexec ${(mx - mxTrue).toFixed(1)} ms = ${((ts - tsTrue) / (mx - mxTrue)).toFixed(2)}×`);
+  // At 1.6x mpiexec, with hello adding what it adds under tsrun now, tsrun's own part may take this long.
+  console.log(`  for 1.6× mpiexec, tsrun --mpi=pmi2 -n4 true would have to take at most ${(1.6 * mx - (ts - tsTrue)).toFixed(1)} ms`);
 }
