@@ -87,9 +87,9 @@ export class SelectCore {
   constructor(private readonly options: SelectCoreOptions) {}
 
   /** select_p_state_save: the running jobs' allocations, with a magic number and version. */
-  state_save(dir: string): Rc {
+  async state_save(dir: string): Promise<Rc> {
     const running = [...this.running].map(([job, r]) => ({ job, end: Number.isFinite(r.end) ? r.end : null, alloc: r.alloc }));
-    writeSelectState(dir, this.catalog.map((n) => n.name), running);
+    await writeSelectState(dir, this.catalog.map((n) => n.name), running);
     return SLURM_SUCCESS;
   }
 
@@ -458,7 +458,7 @@ export function selectFunctions(core: SelectCore) {
       if (typeof host.time === 'function') core.now = () => host.time();
       return SLURM_SUCCESS;
     },
-    select_p_state_save: (dir_name: string): Rc => core.state_save(dir_name),
+    select_p_state_save: (dir_name: string): Promise<Rc> => core.state_save(dir_name),
     select_p_state_restore: (dir_name: string): Rc => core.state_restore(dir_name),
     select_p_node_init: (node_ptr: readonly node_record_t[]): Rc => core.node_init(node_ptr),
     select_p_job_init: (job_list: readonly job_record_t[]): Rc => core.job_init(job_list),

@@ -1,8 +1,10 @@
 // The built-in select plugins' saved state (select_p_state_save/restore): the allocations of
 // running jobs, in a file that starts with a magic number and a version, and names the nodes
 // it was written for — a foreign file, a newer format or a changed node table is refused
-// with a reason rather than misread.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+// with a reason rather than misread. Written through the thread pool: the controller saves it
+// with each snapshot, and an fsync on its loop would hold up every answer meanwhile.
+import { readFileSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { Allocation } from './allocation.js';
 
@@ -18,17 +20,18 @@ export interface SavedRunning {
   alloc: Allocation;
 }
 
-export function writeSelectState(dir: string, nodeNames: readonly string[], running: readonly SavedRunning[]): void {
+/** Takes the state at once (the caller may change `running` after), then writes it: `.new`, fsync, rename. */
+export async function writeSelectState(dir: string, nodeNames: readonly string[], running: readonly SavedRunning[]): Promise<void> {
   const file = path.join(dir, FILE);
   const text = JSON.stringify({ magic: SELECT_STATE_MAGIC, version: SELECT_STATE_VERSION, nodes: nodeNames, running });
-  const fd = openSync(`${file}.new`, 'w', 0o600);
+  const handle = await open(`${file}.new`, 'w', 0o600);
   try {
-    writeSync(fd, text);
-    fsyncSync(fd);
+    await handle.writeFile(text);
+    await handle.sync();
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
-  renameSync(`${file}.new`, file);
+  await rename(`${file}.new`, file);
 }
 
 export function readSelectState(dir: string, nodeNames: readonly string[]): { running: SavedRunning[]; problem?: string } {

@@ -99,6 +99,8 @@ export class Controller implements JobLookup {
   private readonly changeListeners = new Set<() => void>();
   private readonly finishedListeners = new Set<(job: CtldJob) => void>();
   private readonly endingListeners = new Set<(job: CtldJob) => Promise<void>>();
+  /** The snapshot being saved (saveSnapshot), or the last one. */
+  private saving: Promise<void> = Promise.resolve();
   /** Something changed since select_p_select_nodeinfo_set_all last ran. */
   private nodeinfoStale = true;
 
@@ -330,8 +332,9 @@ export class Controller implements JobLookup {
     if (job.submitAfterPass === true) return;
     await this.store.append({ t: 'progress', id: job.record.job_id, p: progressOf(job, this.table) }, grouped);
     this.accounting?.jobChanged(job);
-    // A snapshot that fails (a full disk) has put the store in its failing state, which the log says.
-    if (this.store.snapshotDue) await this.saveSnapshot().catch(() => {});
+    // Not awaited: the snapshot is written off the loop, and this change is on disk already. A
+    // snapshot that fails (a full disk) has put the store in its failing state, which the log says.
+    if (this.store.snapshotDue) this.saveSnapshot().catch(() => {});
   }
 
   /** While the journal cannot be written: tries again (a snapshot), at most every few seconds. */
@@ -343,11 +346,22 @@ export class Controller implements JobLookup {
     return this.store.append({ t: 'purge', id: job.record.job_id });
   }
 
-  /** A snapshot of the job table, and select_p_state_save beside it. */
-  async saveSnapshot(): Promise<void> {
-    await this.store.snapshot(() => ({ jobs: this.storedJobs(), nodes: this.nodeStates.stored() }));
-    const rc = await this.select.stateSave();
-    if (rc !== 0) this.log.error(`select_p_state_save failed (rc ${rc})`);
+  /**
+   * A snapshot of the job table, and select_p_state_save beside it; one at a time (a call while
+   * one is under way waits for it, then writes its own).
+   */
+  saveSnapshot(): Promise<void> {
+    // Asked of the store at once, so that snapshotDue turns false for the changes that follow.
+    const stored = this.store.snapshot(() => ({ jobs: this.storedJobs(), nodes: this.nodeStates.stored() }));
+    // Handled below, perhaps only after the previous save: not an unhandled rejection meanwhile.
+    stored.catch(() => {});
+    const saved = this.saving.then(async () => {
+      await stored;
+      const rc = await this.select.stateSave();
+      if (rc !== 0) this.log.error(`select_p_state_save failed (rc ${rc})`);
+    });
+    this.saving = saved.catch(() => {});
+    return saved;
   }
 
   private storedJobs(): StoredJob[] {

@@ -4,7 +4,7 @@
 // commit), so a burst of submissions costs one disk flush, not one each. A write that fails
 // (a full disk) is taken back to the last whole record, so the records appended after the
 // disk has room again do not follow half a line.
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { fdatasync } from 'node:fs';
 import { promisify } from 'node:util';
 
@@ -34,8 +34,8 @@ export class Journal {
     readonly file: string,
     private seq: number,
   ) {
-    this.fd = openSync(file, 'a', 0o600);
-    this.committed = fstatSync(this.fd).size;
+    this.fd = openSync(file, 'a+', 0o600);
+    this.committed = wholeRecordsLength(this.fd);
   }
 
   /** The sequence number of the last record appended. */
@@ -81,9 +81,11 @@ export class Journal {
 
   /** Starts a new, empty journal file (after a snapshot has made the old records redundant). */
   reopen(file: string): void {
+    // Opened before the old one is closed: if it cannot be, appends still go to the old file.
+    const fd = openSync(file, 'a+', 0o600);
     closeSync(this.fd);
-    this.fd = openSync(file, 'a', 0o600);
-    this.committed = fstatSync(this.fd).size;
+    this.fd = fd;
+    this.committed = wholeRecordsLength(fd);
   }
 
   close(): void {
@@ -137,6 +139,21 @@ export class Journal {
       // Then the next start finds a damaged line, reports it, and skips it.
     }
   }
+}
+
+// The length of a journal's whole records, a last line a crash cut short cut off: it was never
+// acknowledged, and a record appended after it would leave it as damage in the middle.
+function wholeRecordsLength(fd: number): number {
+  const size = fstatSync(fd).size;
+  if (size === 0) return 0;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  if (last[0] === 0x0a) return size;
+  const text = Buffer.alloc(size);
+  for (let at = 0; at < size; ) at += readSync(fd, text, at, size - at, at);
+  const whole = text.lastIndexOf(0x0a) + 1;
+  ftruncateSync(fd, whole);
+  return whole;
 }
 
 /**

@@ -39,6 +39,21 @@ interface Header {
 }
 
 export function writeSnapshot(file: string, snapshot: Snapshot): void {
+  writeFileAtomic(file, [...snapshotPieces(takeSnapshot(snapshot))].join(''), { keepOld: true, syncDir: true });
+}
+
+/**
+ * A snapshot taken: what changes as jobs move on is in JSON already; each job's submission,
+ * which the controller replaces when it changes and never changes in place, is put in as the
+ * file is written (snapshotPieces), so that the controller's loop can go on meanwhile.
+ */
+export interface TakenSnapshot {
+  head: string;
+  jobs: Array<{ desc: StoredJob['desc']; rest: string }>;
+  tail: string;
+}
+
+export function takeSnapshot(snapshot: Snapshot): TakenSnapshot {
   const header: Header = {
     magic: STATE_MAGIC,
     version: TSLURM_PROTOCOL_VERSION,
@@ -47,13 +62,37 @@ export function writeSnapshot(file: string, snapshot: Snapshot): void {
     saved_at: snapshot.savedAt,
     jobs: snapshot.jobs.length,
   };
-  const lines = [
-    JSON.stringify(header),
-    ...snapshot.jobs.map((job) => JSON.stringify({ job })),
-    ...snapshot.nodes.map((node) => JSON.stringify({ node })),
-    JSON.stringify({ end: snapshot.jobs.length + snapshot.nodes.length }),
-  ];
-  writeFileAtomic(file, `${lines.join('\n')}\n`, { keepOld: true, syncDir: true });
+  const nodes = snapshot.nodes.map((node) => `${JSON.stringify({ node })}\n`).join('');
+  return {
+    head: `${JSON.stringify(header)}\n`,
+    jobs: snapshot.jobs.map((job) => ({ desc: job.desc, rest: JSON.stringify({ ...job, desc: undefined }) })),
+    tail: `${nodes}${JSON.stringify({ end: snapshot.jobs.length + snapshot.nodes.length })}\n`,
+  };
+}
+
+// A job's submission (its environment: kilobytes) is most of its line, and the same from one
+// snapshot to the next, and for all the tasks of an array: its JSON is kept by object.
+const descJson = new WeakMap<object, string>();
+
+/**
+ * The file's text in pieces of about `size` characters: a job per line, which reads back as
+ * JSON.stringify({ job }) would (the submission first).
+ */
+export function* snapshotPieces(taken: TakenSnapshot, size = 1 << 20): Generator<string> {
+  let piece = taken.head;
+  for (const { desc, rest } of taken.jobs) {
+    let json = descJson.get(desc);
+    if (json === undefined) {
+      json = JSON.stringify(desc);
+      descJson.set(desc, json);
+    }
+    piece += `{"job":{"desc":${json},${rest.slice(1)}}\n`;
+    if (piece.length >= size) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield piece + taken.tail;
 }
 
 /** Reads a snapshot; throws an Error saying what is wrong with the file. */

@@ -1,9 +1,18 @@
 // Where the controller's state lives and how it comes back (DESIGN.md §8): the newest good
-// snapshot (falling back to `.old`), then the journal records written after it. Both journals
-// are read: `journal.old` holds the records between the two snapshots, which a fall-back to
-// `job_state.old` needs.
+// snapshot (falling back to `.old`), then the journal records written after it. Every journal
+// is read: `journal.old` holds the records between the two snapshots, which a fall-back to
+// `job_state.old` needs, and `journal.saving` those of a snapshot being written.
+//
+// A snapshot is written without holding up the controller's loop: the state is taken and the
+// journal renamed to `journal.saving` in one step on the loop (a fresh journal takes the records
+// after it), the file is written and fsynced through the thread pool, and only once it has taken
+// `job_state`'s place does `journal.saving` become `journal.old`. So at every moment the
+// snapshot in place and the journals on disk hold every acknowledged change, whatever a `kill -9`
+// interrupts.
 import { ensureDir } from '../../os/ensure-dir.js';
 import { readdirSync, renameSync, existsSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import { syncDir, syncDirAsync, writeFileAtomic, writeFileAtomicAsync } from '../../os/atomic-write.js';
 import { checkTrustedDir, checkTrustedFile } from '../../config/trusted-path.js';
 import { UserError } from '../../core/errors.js';
 import { slurm_strerror } from '../../core/errno.js';
@@ -13,11 +22,17 @@ import { countLost, keepAside } from './damage.js';
 import path from 'node:path';
 import { quarantineInvalid } from './quarantine.js';
 import { Journal, readJournal, type JournalRecord, type SequencedRecord } from './journal.js';
-import { readSnapshot, salvageSnapshot, writeSnapshot, type NodeStateRecord, type Snapshot } from './snapshot.js';
+import { readSnapshot, salvageSnapshot, snapshotPieces, takeSnapshot, type NodeStateRecord, type Snapshot, type TakenSnapshot } from './snapshot.js';
 import type { StoredJob } from './stored-job.js';
 
 /** Records between snapshots: a snapshot rewrites every job, so not after each change. */
 const SNAPSHOT_EVERY = 5_000;
+
+/** TSLURM_SNAPSHOT_EVERY when it is a positive integer (tests make snapshots frequent), else SNAPSHOT_EVERY. */
+function snapshotEvery(): number {
+  const value = Number(process.env.TSLURM_SNAPSHOT_EVERY);
+  return Number.isInteger(value) && value > 0 ? value : SNAPSHOT_EVERY;
+}
 /** How often a journal that could not be written is tried again. */
 const RETRY_MS = 2_000;
 
@@ -33,6 +48,7 @@ export class StateStore {
   readonly dir: string;
   private journal: Journal | undefined;
   private sinceSnapshot = 0;
+  private readonly snapshotEvery = snapshotEvery();
   /** Why the journal cannot be written now; undefined while it can. */
   private failure: Error | undefined;
   private lastTry = 0;
@@ -40,6 +56,10 @@ export class StateStore {
   private seq = 0;
   /** The job ids: recovered, then taken by submissions (id-counters.ts). */
   private ids = new JobIdCounter(FIRST_JOB_ID, undefined);
+  /** The snapshot being written, or the last one; the next waits for it. */
+  private writing: Promise<void> = Promise.resolve();
+  /** Snapshots asked for and not yet written. */
+  private snapshotsUnderWay = 0;
   /** Told when the journal stops or starts being writable (for the log). */
   onHealth: (message: string, failing: boolean) => void = () => {};
 
@@ -62,6 +82,11 @@ export class StateStore {
 
   get journalFile(): string {
     return path.join(this.dir, 'journal');
+  }
+
+  /** The records a snapshot being written holds, until it is in place (then journal.old). */
+  get savingJournalFile(): string {
+    return `${this.journalFile}.saving`;
   }
 
   recover(): RecoveredState {
@@ -97,7 +122,7 @@ export class StateStore {
     const nodes = new Map((base?.nodes ?? []).map((node) => [node.name, node]));
     let seq = base?.seq ?? 0;
     const records: SequencedRecord[] = [];
-    for (const file of [`${this.journalFile}.old`, this.journalFile]) {
+    for (const file of [`${this.journalFile}.old`, this.savingJournalFile, this.journalFile]) {
       records.push(
         ...readJournal(file, (m) => {
           problems.push(m);
@@ -225,7 +250,8 @@ export class StateStore {
    * since the failure; once it is written, the journal is written again.
    */
   async retry(state: () => Omit<Snapshot, 'savedAt' | 'nextJobId' | 'seq'>): Promise<void> {
-    if (this.failure === undefined || Date.now() - this.lastTry < RETRY_MS) return;
+    // A snapshot under way writes the same files; the next retry comes after it.
+    if (this.failure === undefined || this.snapshotsUnderWay > 0 || Date.now() - this.lastTry < RETRY_MS) return;
     this.lastTry = Date.now();
     try {
       this.saveSnapshot({ ...state(), seq: this.lastSeq });
@@ -245,19 +271,35 @@ export class StateStore {
 
   /** Whether enough has changed since the last snapshot to write a new one. */
   get snapshotDue(): boolean {
-    return this.sinceSnapshot >= SNAPSHOT_EVERY;
+    return this.snapshotsUnderWay === 0 && this.sinceSnapshot >= this.snapshotEvery;
   }
 
   get lastSeq(): number {
     return this.journal?.lastSeq ?? this.seq;
   }
 
-  /** Waits for pending appends, then writes a snapshot of `state` and rotates the journal. */
-  async snapshot(state: () => Omit<Snapshot, 'savedAt' | 'nextJobId' | 'seq'>): Promise<void> {
+  /**
+   * Waits for pending appends, then takes `state` and rotates the journal at once; the file is
+   * written off the loop, and the promise resolves once it is in place. One at a time: a call
+   * while a snapshot is being written waits for it.
+   */
+  snapshot(state: () => Omit<Snapshot, 'savedAt' | 'nextJobId' | 'seq'>): Promise<void> {
+    this.snapshotsUnderWay++;
+    const written = this.writing.then(() => this.writeSnapshotNow(state)).finally(() => this.snapshotsUnderWay--);
+    this.writing = written.catch(() => {});
+    return written;
+  }
+
+  private async writeSnapshotNow(state: () => Omit<Snapshot, 'savedAt' | 'nextJobId' | 'seq'>): Promise<void> {
     if (this.volatile || this.failure !== undefined) return;
     await this.journal?.settle();
+    if (this.failure !== undefined) return;
     try {
-      this.saveSnapshot({ ...state(), seq: this.lastSeq });
+      // No await between settle() and here: no flush has begun on the journal being rotated.
+      const taken = this.capture({ ...state(), seq: this.lastSeq });
+      await writeFileAtomicAsync(this.snapshotFile, snapshotPieces(taken), { keepOld: true });
+      if (existsSync(this.savingJournalFile)) await rename(this.savingJournalFile, `${this.journalFile}.old`);
+      await syncDirAsync(this.dir);
     } catch (error) {
       this.fail(error as Error);
       throw error;
@@ -269,17 +311,32 @@ export class StateStore {
     this.ids.close();
   }
 
+  // The same steps as writeSnapshotNow, all on the loop: at start (nothing to answer yet) and
+  // while the journal cannot be written.
   private saveSnapshot(state: Omit<Snapshot, 'savedAt' | 'nextJobId'>): void {
     if (this.volatile) return;
+    const taken = this.capture(state);
+    writeFileAtomic(this.snapshotFile, [...snapshotPieces(taken)].join(''), { keepOld: true });
+    if (existsSync(this.savingJournalFile)) renameSync(this.savingJournalFile, `${this.journalFile}.old`);
+    syncDir(this.dir);
+  }
+
+  // A snapshot's content, and a fresh journal for the records after it: the records up to
+  // state.seq go to journal.saving, to stay on disk until the snapshot is (then, as
+  // journal.old, one more round for a fall-back to job_state.old).
+  private capture(state: Omit<Snapshot, 'savedAt' | 'nextJobId'>): TakenSnapshot {
     // Every id below the counter is in this snapshot, or was purged, or was used up without a job.
-    const nextJobId = this.ids.peek;
-    writeSnapshot(this.snapshotFile, { ...state, nextJobId, savedAt: Math.floor(Date.now() / 1000) });
-    // The records up to state.seq are in the snapshot now; keep them one more round as
-    // journal.old for a fall-back to job_state.old, and start an empty journal.
-    if (existsSync(this.journalFile)) renameSync(this.journalFile, `${this.journalFile}.old`);
-    if (this.journal) this.journal.reopen(this.journalFile);
-    else this.journal = new Journal(this.journalFile, state.seq);
+    const taken = takeSnapshot({ ...state, nextJobId: this.ids.peek, savedAt: Math.floor(Date.now() / 1000) });
+    // A journal.saving already there belongs to a snapshot that never took its place (a kill,
+    // a full disk): the snapshot in place still needs its records, and journal's after them.
+    // Both stay as they are, journal going on (replay skips what this snapshot holds), and the
+    // next snapshot rotates it.
+    const keep = existsSync(this.savingJournalFile);
+    if (!keep && existsSync(this.journalFile)) renameSync(this.journalFile, this.savingJournalFile);
+    if (this.journal === undefined) this.journal = new Journal(this.journalFile, state.seq);
+    else if (!keep || !existsSync(this.journalFile)) this.journal.reopen(this.journalFile);
     this.sinceSnapshot = 0;
+    return taken;
   }
 }
 
