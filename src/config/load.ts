@@ -46,6 +46,26 @@ export async function loadCluster(opts: LoadOptions = {}): Promise<ClusterConfig
   return parse(text, file, { cwd });
 }
 
+/**
+ * The cluster file a running daemon was started with, read again the way it was read then (a
+ * slurm.conf, or a cluster YAML): `tscontrol reconfigure`. Throws UserError / UserErrorList
+ * naming the file, line and column of what is wrong.
+ */
+export async function reloadCluster(config: ClusterConfig): Promise<ClusterConfig> {
+  let text: string;
+  try {
+    text = readFileSync(config.source, 'utf8');
+  } catch (error) {
+    throw new UserError(`${config.source}: cannot read cluster file: ${osReason(error)}`, { cause: error });
+  }
+  if (config.slurmConf !== undefined) {
+    const { parseSlurmConf } = await import('./slurm-conf/load.js');
+    return parseSlurmConf(text, config.source);
+  }
+  const { parseClusterYaml: parse } = await import('./parse.js');
+  return parse(text, config.source);
+}
+
 /** Whether a cluster file is a slurm.conf rather than a cluster YAML (see the top). */
 export function isSlurmConf(file: string, text: string): boolean {
   if (/\.conf$/i.test(file)) return true;

@@ -20,6 +20,7 @@ import { resumeJob, selectRefusal, suspendJob } from './suspend.js';
 import { resizeJob } from './resize.js';
 import type { ResizedAllocation } from '../protocol/ctld-answers.js';
 import { updatePartition } from './partition-updates.js';
+import { reloadConfig } from './reconfigure.js';
 import { partitionSharing } from './job-from-desc.js';
 import { isAdministrator, requireAdministrator } from './administrators.js';
 import { parseDependency } from '../core/dependency-spec.js';
@@ -125,9 +126,10 @@ export function adminHandlers(ctl: Controller, batch: BatchJobs, scheduler: Sche
 
     reconfigure: async (_body, connection) => {
       requireAdministrator(connection);
-      await reconfigure(ctl);
+      const answer = await reloadConfig(ctl);
+      await reconfigurePlugins(ctl);
       scheduler.kick();
-      return {};
+      return answer;
     },
   };
 }
@@ -284,8 +286,8 @@ function reshare(ctl: Controller, job: CtldJob): boolean {
   return true;
 }
 
-/** scontrol reconfigure: the plugins re-read their configuration. */
-async function reconfigure(ctl: Controller): Promise<void> {
+/** scontrol reconfigure, once the cluster file is read again: the plugins re-read their configuration. */
+async function reconfigurePlugins(ctl: Controller): Promise<void> {
   const { config, registry } = ctl.options;
   await ctl.sched.reconfig();
   const selectRc = await ctl.select.reconfigure();

@@ -102,6 +102,12 @@ export class NodeTable {
     this.partitions.set(name, this.bitmapFromNames(members));
   }
 
+  /** Every partition anew, in config order (`tscontrol reconfigure`): those not given are gone. */
+  setPartitions(partitions: ReadonlyArray<{ name: string; nodes: readonly string[] }>): void {
+    this.partitions.clear();
+    for (const p of partitions) this.partitions.set(p.name, this.bitmapFromNames(p.nodes));
+  }
+
   /** Names of the partitions this table knows, in config order. */
   partitionNames(): string[] {
     return [...this.partitions.keys()];

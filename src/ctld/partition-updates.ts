@@ -66,6 +66,23 @@ export function restorePartitions(ctl: PartitionHost, onProblem: (message: strin
   changesOf.set(ctl, kept);
 }
 
+/**
+ * `tscontrol reconfigure`: the cluster file's partitions replace every update, as slurmctld
+ * 22.05 rebuilds them from slurm.conf (observed: an updated MaxTime is the file's again); the
+ * saved updates are dropped first, so a restart after it gives the same partitions.
+ */
+export function forgetPartitionUpdates(ctl: PartitionHost): void {
+  if (changes(ctl).size === 0) return;
+  if (!ctl.options.volatileState) {
+    try {
+      writePartState(partStateFile(ctl.store.dir), []);
+    } catch (error) {
+      throw diskError(error);
+    }
+  }
+  changesOf.set(ctl, new Map());
+}
+
 function changes(ctl: PartitionHost): Map<string, StoredPartition> {
   return changesOf.get(ctl) ?? new Map();
 }
