@@ -40,15 +40,7 @@ export async function registerDashboard(app: FastifyInstance, ctx: RestContext):
   );
   const logins = new LoginCodes(ctx.stateDir);
   app.decorate('dashboardLink', (base: string) => `${base.endsWith('/') ? base : `${base}/`}#login=${logins.issue()}`);
-  // Sampling starts with the first request tsrestd serves, not when the app is ready: a tsrestd
-  // that then fails to listen (another one serves the socket) must not hold a controller
-  // connection open, which would keep it from exiting.
-  let started = false;
-  app.addHook('onRequest', async () => {
-    if (started) return;
-    started = true;
-    sampler.start();
-  });
+  // The sampler polls only while a page watches its feed (sampler.ts says why and what is kept).
   app.addHook('onClose', async () => sampler.stop());
 
   const refuse = (reply: FastifyReply, status: number, error: string) =>
@@ -70,8 +62,9 @@ export async function registerDashboard(app: FastifyInstance, ctx: RestContext):
       return refuse(reply, 401, 'Authentication failure');
     }
     // A page opening is a request that needs the controller: started as an API request starts
-    // it (the polls that follow only watch), and polled at once so the page need not wait.
-    if (await ctx.controller.call('ping').then(() => true, () => false)) void sampler.poll().catch(() => {});
+    // it (the polls that follow only watch), and polled before the page's first message so that
+    // it opens on a fresh picture, not on the one of the last time a page watched.
+    if (await ctx.controller.call('ping').then(() => true, () => false)) await sampler.refresh();
     streamDashboard(reply, sampler);
   });
   app.post<{ Body: { code?: unknown } }>('/dashboard/login', async (request, reply) => {

@@ -1,6 +1,7 @@
 // The log of recent job ends: a job the previous poll saw in the queue that has now ended, or
 // has gone from the controller's list altogether (purged after MinJobAge between two polls).
-// On the first poll, the ended jobs the controller still holds seed the log.
+// On the first poll, the ended jobs the controller still holds seed the log; so they do, those
+// not logged yet, on the first poll after a stretch with no polls (no page watched).
 import type { DashJob } from './view.js';
 
 export interface JobEnd {
@@ -29,19 +30,27 @@ export class JobEndLog {
   private entries: JobEnd[] = [];
   private live = new Map<number, DashJob>();
   private first = true;
+  private catchingUp = false;
 
   constructor(private readonly size = JOB_END_LOG_SIZE) {}
+
+  /** The next poll follows a stretch with none: the ended jobs it lists that the log lacks are ends too. */
+  catchUp(): void {
+    this.catchingUp = true;
+  }
 
   /** Takes one poll's jobs; returns the ends it found, newest first. */
   observe(jobs: readonly DashJob[], nowSeconds: number): JobEnd[] {
     const found: JobEnd[] = [];
     const nextLive = new Map<number, DashJob>();
     const seen = new Set<number>();
+    const logged = this.catchingUp ? new Set(this.entries.map((end) => end.jobId)) : undefined;
     for (const job of jobs) {
       seen.add(job.jobId);
       if (!job.ended) nextLive.set(job.jobId, job);
-      else if (this.first || this.live.has(job.jobId)) found.push(endOf(job));
+      else if (this.first || this.live.has(job.jobId) || (logged !== undefined && !logged.has(job.jobId))) found.push(endOf(job));
     }
+    this.catchingUp = false;
     for (const [jobId, job] of this.live) {
       if (!seen.has(jobId)) found.push(endOf(job, 'ENDED', nowSeconds));
     }

@@ -1,6 +1,17 @@
 // The dashboard's one reader of the controller: every few seconds it asks for the nodes and
 // the jobs, keeps the last hour of load and the log of job ends, and hands each poll to the
 // pages watching as one message. However many pages are open, the controller is asked once.
+//
+// It polls only while a page watches: with none open it asks the controller nothing (a poll of
+// a large cluster is a node listing and a comparison of its whole job list, every few seconds,
+// around the clock, for nobody). What a page shows on open is kept across the unwatched time:
+// the last picture, taken afresh as the page opens (refresh); the hour's samples taken while
+// pages watched, with the unwatched stretches left as gaps, which the chart draws as breaks
+// rather than as lines across them (a sample made up for a time nobody polled would be
+// invented); and the job-end log, which catches up at the first poll after the gap from the
+// ended jobs the controller still lists (it keeps them MinJobAge, 300 s by default; the
+// accounting store, tsacct, has every one).
+
 import type { JobView } from '../../protocol/job-view.js';
 import type { NodeInfo } from '../../protocol/node-info.js';
 import { LoadHistory, loadSample, type LoadSample } from './history.js';
@@ -46,6 +57,8 @@ export class DashboardSampler {
   private last: DashState | null = null;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
+  /** Polls are being made at the interval (a page watches, or did at the last poll). */
+  private ticking = false;
   private stopped = false;
 
   constructor(
@@ -54,21 +67,41 @@ export class DashboardSampler {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  start(): void {
-    this.stopped = false;
-    void this.tick();
-  }
-
-  /** Stops polling and waits for a poll in flight. */
+  /** Stops polling for good and waits for a poll in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.polling;
   }
 
+  /** A page watches from now on: polls go on at the interval until the last one leaves. */
   subscribe(listener: StateListener): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    if (!this.ticking && !this.stopped) {
+      this.ticking = true;
+      const due = (this.last?.now ?? -Infinity) + this.intervalMs - this.clock();
+      this.timer = setTimeout(() => void this.tick(), Math.max(0, due)).unref();
+    }
+    return () => {
+      this.listeners.delete(listener);
+      // The last page gone between two polls: the next is not made.
+      if (this.listeners.size === 0 && this.ticking && this.polling === undefined) {
+        clearTimeout(this.timer);
+        this.ticking = false;
+      }
+    };
+  }
+
+  /** Whether polls are being made (a page watches). */
+  get sampling(): boolean {
+    return this.ticking;
+  }
+
+  /** Polls now unless the last poll is recent (within the interval): a page opening gets a fresh picture. */
+  async refresh(): Promise<void> {
+    if (this.polling) return this.polling;
+    if (this.last !== null && this.clock() - this.last.now < this.intervalMs) return;
+    await this.poll().catch(() => {});
   }
 
   welcome(): DashWelcome {
@@ -78,6 +111,8 @@ export class DashboardSampler {
   /** Polls once now (the timer's work; tests call it to step the sampler). */
   async poll(): Promise<DashState> {
     const now = this.clock();
+    // After a stretch nobody watched: the job ends of that stretch are caught up with.
+    if (this.last !== null && now - this.last.now > 2 * this.intervalMs) this.endLog.catchUp();
     let state: DashState;
     try {
       const [nodes, jobs] = await Promise.all([this.reader.nodes(), this.reader.jobs()]);
@@ -111,7 +146,13 @@ export class DashboardSampler {
       () => undefined,
     );
     await this.polling;
+    this.polling = undefined;
+    // No page left: no more polls until one opens (subscribe).
+    if (this.stopped || this.listeners.size === 0) {
+      this.ticking = false;
+      return;
+    }
     // Unreferenced: the sampler never keeps tsrestd alive once its listeners have closed.
-    if (!this.stopped) this.timer = setTimeout(() => void this.tick(), this.intervalMs).unref();
+    this.timer = setTimeout(() => void this.tick(), this.intervalMs).unref();
   }
 }

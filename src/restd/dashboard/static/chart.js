@@ -10,12 +10,17 @@ const MIN_SPAN_MS = 60 * 1000;
 const W = 600;
 const H = 200;
 
-function path(samples, now, span, value) {
+// Samples further apart than this are not joined: the server polls only while a page watches,
+// and the time between is a gap, not a straight line from the last sample to the next.
+function path(samples, now, span, value, gapMs) {
   let d = '';
+  let previous;
   for (const s of samples) {
     const x = W - ((now - s.t) / span) * W;
     const y = H - Math.max(0, Math.min(1, value(s))) * H;
-    d += `${d === '' ? 'M' : 'L'}${x.toFixed(1)} ${y.toFixed(1)}`;
+    const joined = previous !== undefined && s.t - previous.t <= gapMs;
+    d += `${joined ? 'L' : 'M'}${x.toFixed(1)} ${y.toFixed(1)}`;
+    previous = s;
   }
   return d;
 }
@@ -26,11 +31,13 @@ export class LoadChart {
     this.legend = legend;
     this.axis = axis;
     this.samples = [];
+    this.gapMs = Infinity;
   }
 
-  /** The hour so far (on connect). */
-  reset(samples) {
+  /** The hour so far (on connect), and the server's interval between samples. */
+  reset(samples, intervalMs) {
     this.samples = samples.slice();
+    this.gapMs = 3 * intervalMs;
   }
 
   /** One new sample; samples older than an hour fall off. */
@@ -44,9 +51,9 @@ export class LoadChart {
     const s = this.samples;
     const span = Math.min(SPAN_MS, Math.max(MIN_SPAN_MS, s.length > 0 ? now - s[0].t : 0));
     const maxPending = s.reduce((max, x) => Math.max(max, x.pending), 1);
-    this.svg.querySelector('.cpu').setAttribute('d', path(s, now, span, (x) => (x.cpus > 0 ? x.allocCpus / x.cpus : 0)));
-    this.svg.querySelector('.mem').setAttribute('d', path(s, now, span, (x) => (x.memory > 0 ? x.allocMemory / x.memory : 0)));
-    this.svg.querySelector('.pending').setAttribute('d', path(s, now, span, (x) => x.pending / maxPending));
+    this.svg.querySelector('.cpu').setAttribute('d', path(s, now, span, (x) => (x.cpus > 0 ? x.allocCpus / x.cpus : 0), this.gapMs));
+    this.svg.querySelector('.mem').setAttribute('d', path(s, now, span, (x) => (x.memory > 0 ? x.allocMemory / x.memory : 0), this.gapMs));
+    this.svg.querySelector('.pending').setAttribute('d', path(s, now, span, (x) => x.pending / maxPending, this.gapMs));
     const minutes = (ms) => `−${+(ms / 60000).toFixed(1)} min`;
     this.axis.innerHTML = `<span>${minutes(span)}</span><span>${minutes(span / 2)}</span><span>now</span>`;
     const last = s[s.length - 1];

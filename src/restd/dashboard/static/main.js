@@ -76,7 +76,7 @@ function show(state) {
 
 function onEvent(name, data) {
   if (name === 'welcome') {
-    chart.reset(data.history);
+    chart.reset(data.history, data.intervalMs);
     ends = data.ends.slice();
     if (data.state) show(data.state);
   } else if (name === 'state') {

@@ -32,6 +32,21 @@ describe('the log of job ends', () => {
     ]);
   });
 
+  it('catches up after a stretch with no polls: ended jobs it has not logged, once, and none twice', () => {
+    const log = new JobEndLog();
+    log.observe([job(1, 'COMPLETED', 100), job(2, 'RUNNING')], 110);
+    // Nobody watched: job 3 came and went, job 2 ended; the controller still lists job 1.
+    log.catchUp();
+    const found = log.observe([job(1, 'COMPLETED', 100), job(2, 'FAILED', 150), job(3, 'COMPLETED', 140), job(4, 'PENDING')], 500);
+    expect(found.map((e) => [e.jobId, e.state])).toEqual([
+      [2, 'FAILED'],
+      [3, 'COMPLETED'],
+    ]);
+    // Only the first poll after the stretch catches up.
+    expect(log.observe([job(1, 'COMPLETED', 100), job(4, 'PENDING'), job(5, 'COMPLETED', 510)], 520)).toEqual([]);
+    expect(log.list().map((e) => e.jobId)).toEqual([2, 3, 1]);
+  });
+
   it('logs a job once, when a later poll sees it ended, not while it is completing', () => {
     const log = new JobEndLog();
     log.observe([job(1, 'RUNNING'), job(2, 'PENDING')], 10);
