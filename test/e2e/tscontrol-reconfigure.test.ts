@@ -71,6 +71,14 @@ describe('tscontrol reconfigure', () => {
     );
     expect(nodes.exitCode).toBe(1);
     expect(await maxTime(good)).toBe('00:30:00');
+    // A partition gone while a job waits in it (the held one of the test above): refused.
+    writeFileSync(file, before.replace(/  - name: small[\s\S]*$/, ''));
+    const gone = await scontrol(['reconfigure'], good);
+    expect(gone.stderr).toMatch(
+      new RegExp(`^tscontrol: error: ${file}: partition small is gone but jobs \\d+ are in it: cancel them or keep the partition; the configuration is unchanged\\n$`),
+    );
+    expect(gone.exitCode).toBe(1);
+    expect(await maxTime(good)).toBe('00:30:00');
     // A restart-only setting is named, and the rest is taken.
     writeFileSync(file, `${before.replace('max_time: 30', 'max_time: 45')}plugins:\n  select: select/linear\n`);
     const later = await scontrol(['reconfigure'], good);
