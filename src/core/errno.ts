@@ -148,9 +148,12 @@ const glibcTexts: Readonly<Record<string, string>> = {
   ETXTBSY: 'Text file busy',
 };
 
+let systemErrors: Map<number, [string, string]> | undefined;
+
 function systemErrorText(errnum: number): string {
   // Node has no strerror(); libuv's error map carries the C library's texts, keyed by -errno.
-  const entry = getSystemErrorMap().get(-errnum);
+  // Node builds the map anew at each call (a hundred entries from libuv): kept once made.
+  const entry = (systemErrors ??= getSystemErrorMap()).get(-errnum);
   if (!entry) return `Unknown error ${errnum}`;
   return glibcTexts[entry[0]] ?? entry[1].charAt(0).toUpperCase() + entry[1].slice(1);
 }

@@ -66,11 +66,17 @@ export class StepContainer {
    * already have ended (`gone()`), which is no failure: there is nothing left to track.
    */
   async adopt(pid: number, gone: () => boolean): Promise<void> {
-    let tracked = true;
-    await this.plugins.proctrack.add(this.step, pid).catch((error: unknown) => {
-      if (!gone()) throw error;
-      tracked = false;
-    });
+    // A task already gone (a short one, by the time its node's last task was spawned) is not
+    // offered to the plugins: proctrack/cgroup's move of a reaped pid fails (ESRCH) after a
+    // look at /proc and a write to cgroup.procs, and the failure's error was made only to be
+    // dropped here, per task, on the way to the step's first exit.
+    let tracked = !gone();
+    if (tracked) {
+      await this.plugins.proctrack.add(this.step, pid).catch((error: unknown) => {
+        if (!gone()) throw error;
+        tracked = false;
+      });
+    }
     if (!this.contAdded) {
       this.contAdded = true;
       await this.plugins.container.addCont(this.step.jobid, this.step.cont_id);

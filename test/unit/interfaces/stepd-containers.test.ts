@@ -13,6 +13,8 @@ import { SLURM_ERROR, SLURM_SUCCESS, type ContainerTask, type ProctrackStep } fr
 import { launchNode, type NodeIoSink } from '../../../src/stepd/launch-node.js';
 import type { NodeLaunchSpec } from '../../../src/stepd/launch-spec.js';
 import { taskExecHelper } from '../../../src/stepd/task-pid.js';
+import { StepContainer } from '../../../src/stepd/step-container.js';
+import { stepEnvOver } from '../../../src/stepd/step-env.js';
 
 const ENOENT = 2;
 
@@ -110,13 +112,14 @@ describe('the step daemon calls job_container and proctrack at Slurm\'s moments'
   it('create → proctrack create → per task join → per task add, add_cont (once), add_pid → SIGKILL, wait, destroy → delete', async () => {
     const { calls, plugins } = recorder();
     const out: string[] = [];
-    const node = await launchNode(spec(['sh', '-c', 'echo $JOINED'], 2), plugins, sink(out));
+    // The tasks outlive their adds: one already gone is not offered to the plugins (below).
+    const node = await launchNode(spec(['sh', '-c', 'echo $JOINED; exec sleep 1'], 2), plugins, sink(out));
     const exits = await node.done;
     await plugins.container.delete(12);
     expect(exits.map((e) => e.exitCode)).toEqual([0, 0]);
     expect(out).toEqual(['12\n', '12\n']);
     // The task starts behind the SLURM_TASK_PID helper when it is built (task-pid.ts), which sets the submitter's umask.
-    const joined = `container_p_join(12, ${[...(taskExecHelper() ? [taskExecHelper(), '--umask', '0022', '--'] : []), 'sh', '-c', 'echo $JOINED'].join(' ')})`;
+    const joined = `container_p_join(12, ${[...(taskExecHelper() ? [taskExecHelper(), '--umask', '0022', '--'] : []), 'sh', '-c', 'echo $JOINED; exec sleep 1'].join(' ')})`;
     expect(calls).toEqual([
       'container_p_create(12)',
       'proctrack_p_create(12.0 on n1)',
@@ -136,6 +139,18 @@ describe('the step daemon calls job_container and proctrack at Slurm\'s moments'
       'proctrack_p_wait(77)',
       'proctrack_p_destroy(77)',
       'container_p_delete(12)',
+    ]);
+  });
+
+  it('a task already gone when its node\'s tasks are adopted is not offered to proctrack_p_add or container_p_add_pid', async () => {
+    const { calls, plugins } = recorder();
+    const container = await StepContainer.open(plugins, { jobId: 12, stepId: 0, nodeName: 'n1' }, stepEnvOver([]));
+    await container.adopt(4242, () => true);
+    await container.adopt(4243, () => false);
+    expect(calls.filter((c) => c.includes('_add'))).toEqual([
+      'container_p_add_cont(12, 77)',
+      'proctrack_p_add(77, pid)',
+      'container_p_add_pid(12, pid)',
     ]);
   });
 
