@@ -241,7 +241,12 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     throw error;
   }
 
-  gatherer.start();
+  // The first live sample comes a moment into the step, not as its tasks start: most of a short
+  // step's tasks have ended by then, and its figures come from the spawn server's wait4 rusage;
+  // taken at the start, the sample's reads of /proc (three files per task, each through the
+  // thread pool) competed with the tasks' exits for the host's event loop and the machine's
+  // CPUs, on the way to the step's end (tssstat's live figure waits this long for a step).
+  gatherer.start(FIRST_SAMPLE_MS);
   let oomReported = false;
   const done = (async (): Promise<TaskExit[]> => {
     const exits = await Promise.all(
@@ -298,6 +303,9 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     done,
   };
 }
+
+/** How long a step's tasks run before their first live usage sample (as a batch script's). */
+const FIRST_SAMPLE_MS = 1000;
 
 /** How long output still in flight is read once the step's container is empty. */
 const DRAIN_MS = 500;

@@ -39,11 +39,24 @@ export class NodeUsageGatherer {
     this.tasks.push({ taskId, pid, viaHelper, rusage, peakRssKiB: 0, peakVmKiB: 0 });
   }
 
-  /** Samples now (the tasks as they started) and then every gather period. */
-  start(): void {
+  /**
+   * Samples `firstAfterMs` from now (capped at the gather period; 0: at once, the tasks as they
+   * started), then every gather period.
+   */
+  start(firstAfterMs = 0): void {
     if (this.frequencySeconds <= 0) return;
-    this.sampleSoon(true);
-    this.timer = setInterval(() => this.sampleSoon(false), this.frequencySeconds * 1000);
+    const periodMs = this.frequencySeconds * 1000;
+    const every = (): void => {
+      this.timer = setInterval(() => this.sampleSoon(false), periodMs);
+      this.timer.unref();
+    };
+    const firstMs = Math.min(firstAfterMs, periodMs);
+    if (firstMs <= 0) {
+      this.sampleSoon(true);
+      return every();
+    }
+    // Later than the tasks' start: they may have children by then, so this one scans /proc.
+    this.timer = setTimeout(() => (this.sampleSoon(false), every()), firstMs);
     this.timer.unref();
   }
 
