@@ -56,7 +56,19 @@ export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: St
     killWaitSeconds: launch.killWaitSeconds,
     ...(runAs && { runAs }),
   };
-  let step;
+  // tsrun may be gone before the tasks are all started (killed the moment its first task ran):
+  // its connection's close is heard from now on, and acted on once there is a step to kill.
+  let step: Awaited<ReturnType<typeof launchNode>> | undefined;
+  let finished = false;
+  let tsrunGone = false;
+  const killForTsrun = (): void => {
+    ctx.log.error(`step ${launch.step.jobId}.${launch.step.stepId}: tsrun went away; killing the step`);
+    step!.signal('SIGKILL');
+  };
+  uplink.onClose(() => {
+    tsrunGone = true;
+    if (step && !finished) killForTsrun();
+  });
   try {
     step = await launchNode(spec, plugins, sink);
   } catch (error) {
@@ -65,20 +77,16 @@ export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: St
     await uplink.end();
     throw error;
   }
-  const entry = { jobId: launch.step.jobId, kill: () => step.signal('SIGKILL') };
+  const started = step;
+  const entry = { jobId: launch.step.jobId, kill: () => started.signal('SIGKILL') };
   ctx.running.add(entry);
-  let finished = false;
   uplink.onMessage((message) => {
-    if (message.t === 'sig') step.signal(message.s);
-    else if (message.t === 'in') step.stdin(message.k)?.write(Buffer.from(message.d, 'base64'));
-    else if (message.t === 'eof') step.stdin(message.k)?.end();
+    if (message.t === 'sig') started.signal(message.s);
+    else if (message.t === 'in') started.stdin(message.k)?.write(Buffer.from(message.d, 'base64'));
+    else if (message.t === 'eof') started.stdin(message.k)?.end();
   });
-  uplink.onClose(() => {
-    if (finished) return;
-    ctx.log.error(`step ${launch.step.jobId}.${launch.step.stepId}: tsrun went away; killing the step`);
-    step.signal('SIGKILL');
-  });
-  void step.done
+  if (tsrunGone) killForTsrun();
+  void started.done
     .then(async () => {
       finished = true;
       pids.forEach((pid) => ctx.reaper.untrack(pid));
