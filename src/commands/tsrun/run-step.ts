@@ -22,23 +22,29 @@ import { MpiFacade } from '../../interfaces/mpi.js';
 import { stepEnvOver } from '../../stepd/step-env.js';
 import type { StepFacts } from '../../stepd/launch-spec.js';
 import { exportedEnv } from './export-env.js';
-import { ptyHelper } from '../../stepd/pty-helper.js';
 import { cpuBindEnv, RLIMITS } from './step-options.js';
 import { softLimits } from '../../os/rlimits.js';
-import { runSrunEpilog, runSrunProlog } from './srun-prolog.js';
 import { envArrayOverwrite } from '../../core/env-array.js';
 import { resolveAllocation } from './allocation-source.js';
 import type { StepAllocation } from './step-allocation.js';
-import { launchStep, StepAbort, type RemoteNodes, type StepResult } from './launch-step.js';
+import type { RemoteNodes, StepResult } from './launch-step.js';
 import { CtldClient } from '../../client/ctld-client.js';
+// Not with the launch's modules below: the connection to the step host is made first in the
+// turn after the request, before their set-up.
 import { connectStepHost } from '../../client/start-step-host.js';
 import { LOOPBACK, type StepHostLink } from './local-nodes.js';
-import { openIoPort, type IoPort } from './node-hosts.js';
+import type { IoPort } from './node-hosts.js';
 import { localAuth } from '../../net/local-auth.js';
 import { workingCluster } from '../../config/working-cluster.js';
 import type { NodeAddress } from '../../protocol/node-messages.js';
 import { DEFAULT_TREE_WIDTH, type ClusterConfig } from '../../config/types.js';
 import type { StepRequest } from './request.js';
+
+// What only the launch needs (launch-step.js and its I/O modules, the I/O port's, srun's
+// prolog) is imported once the allocation request is on its way, so
+// that its module set-up (and Node's child_process, cluster and dns behind it) runs while the
+// controller allocates, not before the request.
+const launchModules = (): Promise<typeof import('./launch-step.js')> => import('./launch-step.js');
 
 export interface RunContext {
   bin: string;
@@ -73,9 +79,10 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
       const turn = new Promise((resolve) => setImmediate(resolve));
       if (stepHost) void turn.then(() => stepHost.connectEarly());
       if (opensPortEarly) {
-        localIoPort = turn.then(() => openIoPort(LOOPBACK, localAuth));
+        localIoPort = turn.then(() => import('./node-hosts.js')).then(({ openIoPort }) => openIoPort(LOOPBACK, localAuth));
         localIoPort.catch(() => {}); // a failure is the launch's, if it comes to one
       }
+      void turn.then(launchModules).catch(() => {}); // a failure is the launch's
       // A failure (no passwd entry for the uid) is the launch's, read again there.
       if (!req.testOnly) turn.then(here).catch(() => {});
     };
@@ -93,7 +100,7 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
     let usage: StepResult['usage'];
     try {
       if (req.testOnly) return reportTestOnly(alloc, log);
-      const pty = req.pty ? terminalSize(log) : undefined;
+      const pty = req.pty ? await terminalSize(log) : undefined;
       // srun --pty: only task 0 is heard, and it alone reads the terminal (srun(1)).
       if (pty) req = { ...req, output: req.output ?? '0', error: req.error ?? '0', input: req.input ?? '0', unbuffered: true };
       const layout = layoutFor(req, alloc);
@@ -101,11 +108,12 @@ export async function runStep(given: StepRequest, ctx: RunContext): Promise<numb
       const facts = stepFacts(req, alloc, layout, mpi, config, here());
       if (pty) facts.pty = pty;
       const ids = { jobId: alloc.jobId, stepId: alloc.stepId };
-      if (req.prolog !== undefined && !runSrunProlog(req.prolog, ids, log)) return 1;
+      const srunScripts = req.prolog !== undefined || req.epilog !== undefined ? await import('./srun-prolog.js') : undefined;
+      if (req.prolog !== undefined && !srunScripts!.runSrunProlog(req.prolog, ids, log)) return 1;
       // The job ends with its only step when tsrun created it (DESIGN.md §3 step 7): the step
       // hosts delete the job's container then; a step of an enclosing job leaves it to the job's end.
       const result = await runWithMpi(req, alloc, layout, facts, mpi, { link: stepHost!, ioPort: localIoPort }, log, config);
-      if (req.epilog !== undefined) runSrunEpilog(req.epilog, ids, log);
+      if (req.epilog !== undefined) srunScripts!.runSrunEpilog(req.epilog, ids, log);
       waitStatus = result.waitStatus;
       usage = result.usage;
       return result.exitCode;
@@ -132,8 +140,16 @@ function stepHostLink(stateDir: string, config: ClusterConfig): StepHostLink & {
   let pid: number | undefined;
   const connect = async (): Promise<CtldClient> => {
     const client = await connectStepHost(stateDir, clusterFile);
-    const answer = await client.call<{ pid?: number }>('ping').catch(() => undefined);
-    if (answer?.pid !== undefined) pid = answer.pid;
+    // Its answer (the host's pid) is not waited for: the launch follows the ping on the same
+    // connection, and the host answers them in order, so the pid is known by the launch's
+    // answer; waiting put the ping's round trip between the allocation's answer and the launch
+    // whenever the connection was made late (a loaded machine).
+    void client.call<{ pid?: number }>('ping').then(
+      (answer) => {
+        if (answer?.pid !== undefined) pid = answer.pid;
+      },
+      () => {},
+    );
     return client;
   };
   let early: Promise<CtldClient> | undefined;
@@ -177,12 +193,13 @@ function hostLossReport(alloc: StepAllocation, stepHost: StepHostLink, log: Logg
  * The terminal task 0 of a --pty step gets: tsrun's own size. Without a terminal on stdout srun
  * says so in two lines and runs the step without one (observed); without the helper, no pty.
  */
-function terminalSize(log: Logger): { rows: number; cols: number } | undefined {
+async function terminalSize(log: Logger): Promise<{ rows: number; cols: number } | undefined> {
   if (!process.stdout.isTTY) {
     log.error('ioctl(TIOCGWINSZ): Inappropriate ioctl for device');
     log.error('Not using a pseudo-terminal, disregarding --pty option');
     return undefined;
   }
+  const { ptyHelper } = await import('../../stepd/pty-helper.js');
   if (ptyHelper() === undefined) {
     throw new UserError('--pty needs the pty helper dist/native/tspty, which was not built (no C compiler when tslurm was built)');
   }
@@ -330,6 +347,7 @@ async function runWithMpi(
   const env = exportedEnv(req.export, process.env);
   // srun's --cpu-bind variables reach every task (SLURM_* pass any --export).
   if (req.cpuBind) for (const [name, value] of Object.entries(cpuBindEnv(req.cpuBind))) envArrayOverwrite(env, name, value);
+  const { launchStep, StepAbort } = await launchModules();
   const abort = new StepAbort();
   const state = await mpi.clientPrelaunch(
     {
