@@ -4,10 +4,14 @@
 // through `cgroup.kill` (the kernel kills every member at once, no race with forks); other
 // signals to every member; the step is empty when `cgroup.procs` lists no live process.
 //
-// Layout: <root>/tslurm/node_<node>/job_<job>/step_<step>, the node level because emulated
-// nodes of one step share a host. Several clusters (state directories) on one host may each
-// have a job 1: a step directory in use is never shared, the next free `step_<step>.<n>` is
-// taken instead (mkdir is the lock). `proctrack_p_orphan_plan` names the directory, so that
+// Layout: <root>/tslurm/stepd_<pid>_<start>/node_<node>/job_<job>/step_<step>: the level of
+// the step host that made it (lib/cgroup-owner.ts: several step hosts and state directories,
+// whose job ids repeat, share the tree), the node level because emulated nodes of one step
+// share a host. A step directory still in use (a requeued batch job's old launch ending) is
+// never shared: the next free `step_<step>.<n>` is taken instead (mkdir is the lock). A job's
+// directory goes with its last step, the host's level when it ends; what a dead host left
+// empty (killed with its guard, a step whose end never ran) is removed by the next process to
+// load the plugin. `proctrack_p_orphan_plan` names the directory, so that
 // tslurm's reaper can empty it (cgroup.kill) if the step daemon is killed. <root> is the `cgroup_root` option, else the first writable
 // cgroup v2 hierarchy among /sys/fs/cgroup and /sys/fs/cgroup/unified. The container id is
 // the step directory's inode number. Without a writable cgroup v2 hierarchy `init` fails with
@@ -41,6 +45,7 @@ import {
 import { killUntilEmpty } from './lib/kill-wait.js';
 import { isLive, readProcSync } from './lib/proc-table.js';
 import { findMemoryHierarchy, limitStep, oomKills, removeV1, type MemoryHierarchy } from './lib/cgroup-memory.js';
+import { ownLevel, removeOwnLevel, sweepDeadOwners } from './lib/cgroup-owner.js';
 
 export const plugin_name = 'Process tracking via linux cgroup freezer subsystem';
 export const plugin_type = 'proctrack/cgroup';
@@ -52,6 +57,7 @@ const DEFAULT_UNKILLABLE_TIMEOUT = 60;
 const V1_MEMORY_ROOTS = ['/sys/fs/cgroup/memory'];
 
 let host: PluginHost | undefined;
+/** This process's level of the tree: <root>/tslurm/stepd_<pid>_<start>. */
 let base = '';
 let unkillableTimeout = DEFAULT_UNKILLABLE_TIMEOUT;
 /** Set when memory is constrained: where, and cgroup.conf's AllowedRAMSpace / MinRAMSpace. */
@@ -73,11 +79,18 @@ export function init(h: PluginHost): Rc {
     h.log.error(`proctrack/cgroup: no writable cgroup v2 hierarchy (looked at ${root.join(', ')})`);
     return SLURM_ERROR;
   }
-  base = path.join(usable, 'tslurm');
+  base = path.join(usable, 'tslurm', ownLevel());
   const timeout = h.options['unkillable_timeout'];
   if (typeof timeout === 'number' && Number.isFinite(timeout) && timeout >= 0) unkillableTimeout = timeout;
   h.log.debug(`proctrack/cgroup: steps under ${base}`);
-  return initMemory(h, usable);
+  const rc = initMemory(h, usable);
+  // Off the start-up path: the first step does not wait for the leftovers of others.
+  const trees = [path.dirname(base), ...(memory?.hierarchy.version === 1 ? [path.join(memory.hierarchy.root, 'tslurm')] : [])];
+  void Promise.all(trees.map((tree) => sweepDeadOwners(tree))).then(
+    (counts) => counts.some((n) => n > 0) && h.log.debug(`proctrack/cgroup: removed ${counts.join(' + ')} empty cgroups of step hosts no longer running`),
+    () => {},
+  );
+  return rc;
 }
 
 // constrain_ram_space and its companions; a memory controller we cannot use is a refusal.
@@ -113,6 +126,10 @@ function writableV2(dir: string): boolean {
 
 export function fini(): void {
   containers.clear();
+  // What this host's steps left empty goes with it (a cgroup with a process stays).
+  if (base === '') return;
+  removeOwnLevel(base);
+  if (memory?.hierarchy.version === 1) removeOwnLevel(path.join(memory.hierarchy.root, 'tslurm', path.basename(base)));
 }
 
 function fail(errnum: number, message?: string): typeof SLURM_ERROR {
@@ -128,7 +145,7 @@ function stepName(stepid: number): string {
 }
 
 export async function proctrack_p_create(step: ProctrackStep): Promise<bigint | null> {
-  const root = path.dirname(base);
+  const root = path.dirname(path.dirname(base));
   const parent = path.join(base, `node_${step.node_name}`, `job_${step.jobid}`);
   let dir = path.join(parent, stepName(step.stepid));
   try {
@@ -280,8 +297,8 @@ export function proctrack_p_destroy(cont_id: bigint): Rc {
   if (container === undefined) return SLURM_SUCCESS;
   if (container.memoryDir !== undefined) removeV1(container.memoryDir);
   const { dir } = container;
-  // The step, then its job and node levels once no other step uses them.
-  for (let level = dir, i = 0; i < 3; level = path.dirname(level), i++) {
+  // The step, then its job, node and host levels once no other step uses them.
+  for (let level = dir, i = 0; i < 4; level = path.dirname(level), i++) {
     try {
       rmdirSync(level);
     } catch {

@@ -45,7 +45,9 @@ describe(`--mem under proctrack/cgroup (${note})`, () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(OOM_LINE);
     expect(lines[1]).toBe('tsrun: error: node1: task 0: Out Of Memory');
-    expect(readdirSync(`${memoryRoot}/tslurm`).filter((d) => d.startsWith('node_node'))).toEqual([]);
+    // No memory cgroup is left behind (under each step host's level, stepd_<pid>_<start>).
+    const owners = readdirSync(`${memoryRoot}/tslurm`).filter((d) => d.startsWith('stepd_'));
+    expect(owners.flatMap((o) => readdirSync(`${memoryRoot}/tslurm/${o}`).filter((d) => d.startsWith('node_node')))).toEqual([]);
   });
 
   it.skipIf(!runnable)('a task within its limit runs as usual', async () => {

@@ -100,7 +100,7 @@ describe("the step host's spawn server", () => {
       const [pid, taskPid, umask] = ids!.split(' ');
       expect(taskPid).toBe(pid);
       expect(umask).toBe('0022');
-      expect(cgroup).toMatch(/^0::.*\/tslurm\/node_n1\/job_1\/step_0(\.\d+)?$/);
+      expect(cgroup).toMatch(/^0::.*\/tslurm\/stepd_\d+_\d+\/node_n1\/job_1\/step_0$/);
       expect(comm).toBe(parent);
       stopHost(env.TSLURM_STATE_DIR);
     }

@@ -150,7 +150,7 @@ describe(`no process outlives its step (proctrack/cgroup, ${cgroupNote})`, () =>
     // Each node's step directory (other tests' steps may share the levels above it).
     const dirs = r.stdout.trim().split('\n');
     expect(dirs).toHaveLength(2);
-    for (const step of dirs) expect(step).toMatch(/^\/tslurm\/node_node[12]\/job_\d+\/step_0(\.\d+)?$/);
+    for (const step of dirs) expect(step).toMatch(/^\/tslurm\/stepd_\d+_\d+\/node_node[12]\/job_\d+\/step_0$/);
     expect(dirs.filter((step) => existsSync(`${cgroupRoot}${step}`))).toEqual([]);
   });
 
