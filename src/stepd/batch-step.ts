@@ -133,15 +133,16 @@ class StepControl {
     else void this.container.signal(name).catch(() => {});
   }
 
-  // slurmstepd's line in the job's output, then SIGCONT+SIGTERM to everything of the job,
-  // SIGKILL after KillWait.
+  // slurmstepd's line in the job's output (named after the node, as Slurm 22.05 prints it:
+  // /work/ref/signals.txt, task-prolog-cancel.txt), then SIGCONT+SIGTERM to everything of the
+  // job, SIGKILL after KillWait.
   private carryOutKill(request: KillRequest): void {
     const { spec } = this;
     const container = this.container!;
     const due = DUE_TO[request.cause] ?? '';
     try {
       // Once, though the order is carried out again when the script starts after the prolog.
-      if (!this.announced) writeSync(this.errFd!, `slurmstepd: error: *** JOB ${spec.jobId} ON ${spec.nodeName} CANCELLED AT ${formatSlurmDate(request.at)}${due} ***\n`);
+      if (!this.announced) writeSync(this.errFd!, `slurmstepd-${spec.nodeName}: error: *** JOB ${spec.jobId} ON ${spec.nodeName} CANCELLED AT ${formatSlurmDate(request.at)}${due} ***\n`);
       this.announced = true;
     } catch {
       // the output file may be gone; the kill still happens
@@ -206,7 +207,7 @@ async function runScript(spec: BatchSpec, plugins: ContainerPlugins, fds: Output
       control.detach();
       guard.container(plan, false);
     });
-    return { status: prologFailed << 8, cause: null, failure: null };
+    return { status: prologFailed.status << 8, cause: null, failure: null };
   }
   // SLURM_TASK_PID is the script's own pid: the task exec helper writes it into the placeholder
   // batchEnv() left and execs the script, keeping the pid (so the script's shell is the only one

@@ -14,7 +14,7 @@ import { onPty } from './pty-helper.js';
 import { stepEnvOver } from './step-env.js';
 import { childGone } from '../os/spawn.js';
 import { signalTaskGroup, spawnTask, taskNotStarted, type SpawnArgv, type SpawnedTask, type TaskOutcome } from './spawn-task.js';
-import { runTaskEpilogs, runTaskPrologs, type TaskScriptContext } from './task-scripts.js';
+import { prologSignalled, runTaskEpilogs, runTaskPrologs, type PrologFailure, type TaskScriptContext } from './task-scripts.js';
 import { stepDebug } from './step-debug.js';
 import { formatSlurmDate } from '../core/time-string.js';
 import { constants } from 'node:os';
@@ -40,6 +40,11 @@ export interface NodeIoSink {
    * besides the tasks' groups), or, with `open` false, is empty and gone.
    */
   container?(plan: ProctrackOrphanPlan, open: boolean): void;
+  /**
+   * The node's step can be signalled from now on (its container exists), before its tasks
+   * start: a TaskProlog that hangs is ended by the step's signals (scancel), as in slurmstepd.
+   */
+  signalReady?(signal: (sig: NodeJS.Signals) => void): void;
   /** A task's process ended (its output may still be draining). */
   taskExited?(exit: TaskExit): void;
   /**
@@ -110,6 +115,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
   const container = await StepContainer.open(plugins, ids, stepEnvOver(env));
   const plan = await container.orphanPlan().catch((error: unknown) => (report(error), {}));
   sink.container?.(plan, true);
+  sink.signalReady?.(signal);
   const stepInfo: MpiStepInfo = {
     jobid: step.jobId,
     stepid: step.stepId,
@@ -175,6 +181,8 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
   };
   // The tasks whose processes are starting.
   const starting: Promise<void>[] = [];
+  // A signal ended a task's prolog: the later tasks' prologs are taken as ended by it too.
+  let prologsSignalled = false;
   debug.verbose(`starting ${tids.length} tasks`);
   try {
     await mpi.stepdPrefork(stepInfo, stepEnvOver(env));
@@ -195,9 +203,11 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       const stdinKind = spec.stdin === 'none' ? 'ignore' : 'pipe';
       // The epilogs see the task's variables as they were before its prologs changed them.
       const epilogEnv = [...envForTask];
-      const prologFailed = await runTaskPrologs(prologs, envForTask, taskScriptContext(taskId, cwd));
+      const scriptContext = taskScriptContext(taskId, cwd);
+      const prologFailed: PrologFailure | undefined = prologsSignalled ? prologSignalled(prologs, scriptContext) : await runTaskPrologs(prologs, envForTask, scriptContext);
       if (prologFailed !== undefined) {
-        tasks[localId] = { taskId, spawned: taskNotStarted(prologFailed), epilogEnv };
+        prologsSignalled ||= prologFailed.signalled;
+        tasks[localId] = { taskId, spawned: taskNotStarted(prologFailed.status), epilogEnv };
         if (launch?.attach) launch.attach([]);
         if (launch?.exited) await Promise.resolve(launch.exited()).catch(report);
         continue;

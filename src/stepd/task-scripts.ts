@@ -55,12 +55,18 @@ const USER_EPILOG_WAIT_MS = 5000;
 /** How a script ended: its exit code, or the signal that ended it. */
 type ScriptEnd = { code: number } | { signal: NodeJS.Signals };
 
+/** A prolog that stopped its task: the status the task ends with; `signalled` when a signal ended the prolog. */
+export interface PrologFailure {
+  status: number;
+  signalled: boolean;
+}
+
 /**
  * Runs a task's prologs, slurm.conf's then the user's, for a task whose environment is `env`,
  * and applies what each printed to it.
- * @returns undefined when the task may start, else the exit status the task ends with.
+ * @returns undefined when the task may start, else how its prolog failed.
  */
-export async function runTaskPrologs(scripts: TaskScripts, env: string[], ctx: TaskScriptContext): Promise<number | undefined> {
+export async function runTaskPrologs(scripts: TaskScripts, env: string[], ctx: TaskScriptContext): Promise<PrologFailure | undefined> {
   for (const owner of ['slurm', 'user'] as const) {
     const script = scripts[owner];
     if (script === undefined) continue;
@@ -68,6 +74,19 @@ export async function runTaskPrologs(scripts: TaskScripts, env: string[], ctx: T
     if (failed !== undefined) return failed;
   }
   return undefined;
+}
+
+/**
+ * A task whose prolog the signal that ended an earlier task's would have ended too: slurmstepd
+ * runs every task's prologs at once, each in the task's own process, so a signal to the step
+ * ends all of them; here they run one task after the other, and the later ones do not start.
+ * Says what slurmstepd says of its first prolog ended so.
+ */
+export function prologSignalled(scripts: TaskScripts, ctx: TaskScriptContext): PrologFailure {
+  const words = WORDS[scripts.slurm !== undefined ? 'slurm' : 'user'];
+  ctx.report(`${words.prolog} did not exit normally. reason: `);
+  ctx.report(`${words.prologFailed} status=1`);
+  return { status: 1, signalled: true };
 }
 
 /** Runs a task's epilogs, the user's then slurm.conf's, once the task whose environment (before its prologs) was `env` ended. */
@@ -78,7 +97,7 @@ export async function runTaskEpilogs(scripts: TaskScripts, env: readonly string[
   }
 }
 
-async function runTaskProlog(owner: ScriptOwner, script: string, env: string[], ctx: TaskScriptContext): Promise<number | undefined> {
+async function runTaskProlog(owner: ScriptOwner, script: string, env: string[], ctx: TaskScriptContext): Promise<PrologFailure | undefined> {
   const words = WORDS[owner];
   envArrayOverwrite(env, 'SLURM_SCRIPT_CONTEXT', 'prolog_task');
   const why = cannotRun(script, env, ctx);
@@ -86,20 +105,22 @@ async function runTaskProlog(owner: ScriptOwner, script: string, env: string[], 
     ctx.report(`run_command: ${words.prolog} ${why}`);
     ctx.report(`${words.prolog} did not exit normally. reason: Run command failed - configuration error`);
     ctx.report(`${words.prologFailed} status=1`);
-    return 1;
+    return { status: 1, signalled: false };
   }
   let out = '';
   const end = await runScript(script, scriptEnv(env), ctx, undefined, (chunk) => (out += chunk.toString()));
+  // Ended by a signal (scancel of the step while it ran): run_command's line, then the
+  // failure with status 1, as Slurm 22.05 prints them (/work/ref/task-prolog-cancel.txt).
   if ('signal' in end) {
     ctx.report(`${words.prolog} did not exit normally. reason: `);
     ctx.report(`${words.prologFailed} status=1`);
-    return 1;
+    return { status: 1, signalled: true };
   }
   // What a prolog printed counts whatever its exit code (its `print` lines show even when it fails).
   for (const line of out.split('\n')) applyPrologLine(line, env, ctx);
   if (end.code === 0) return undefined;
   ctx.report(`${words.prologFailed} status=${end.code}`);
-  return end.code;
+  return { status: end.code, signalled: false };
 }
 
 async function runTaskEpilog(owner: ScriptOwner, script: string, env: readonly string[], ctx: TaskScriptContext): Promise<void> {

@@ -39,7 +39,7 @@ describe('preemption (preempt/partition_prio)', () => {
     expect(await state(low)).toBe('PREEMPTED');
     const lines = ctl.read('low.out').trim().split('\n');
     expect(lines[0]).toBe('started');
-    expect(lines[1]).toMatch(new RegExp(`^slurmstepd: error: \\*\\*\\* JOB ${low} ON pn1 CANCELLED AT \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d DUE TO PREEMPTION \\*\\*\\*$`));
+    expect(lines[1]).toMatch(new RegExp(`^slurmstepd-pn1: error: \\*\\*\\* JOB ${low} ON pn1 CANCELLED AT \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d DUE TO PREEMPTION \\*\\*\\*$`));
     expect(ctl.read('high.out')).toBe('high ran\n');
     const queue = await ctl.run('tsqueue', ['-t', 'all', '-h', '-o', '%i %T']);
     expect(queue.stdout).toContain(`${low} PREEMPTED`);
@@ -63,7 +63,7 @@ describe('preemption (preempt/partition_prio)', () => {
     await ctl.until(async () => (await state(low)) === 'RUNNING', 40_000);
     // RUNNING comes before the script's first line: wait for it.
     await ctl.until(() => (ctl.read('low.out').match(/^started$/gm) ?? []).length === 2);
-    expect(ctl.read('low.out')).toMatch(/^started\nslurmstepd: error: \*\*\* JOB \d+ ON pn1 CANCELLED AT \S+ DUE TO PREEMPTION \*\*\*\nstarted\n$/);
+    expect(ctl.read('low.out')).toMatch(/^started\nslurmstepd-pn1: error: \*\*\* JOB \d+ ON pn1 CANCELLED AT \S+ DUE TO PREEMPTION \*\*\*\nstarted\n$/);
     await ctl.run('tscancel', [String(low)]);
   });
 

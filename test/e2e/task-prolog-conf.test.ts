@@ -11,13 +11,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testController, type TestController } from '../helpers/controller.js';
 import { startDaemonCluster, type DaemonCluster } from '../helpers/daemon-cluster.js';
-import { fixture, repoRoot } from '../helpers/run-bin.js';
+import { fixture, repoRoot, type RunOptions } from '../helpers/run-bin.js';
 
 const scripts = fixture('slurm-conf', 'task-scripts');
 const script = (name: string): string => path.join(scripts, name);
 
 /** A controller whose cluster is a slurm.conf with these TaskProlog and TaskEpilog lines. */
-function clusterWith(settings: string): { ctl: TestController; log: string; srun(args: string[]): ReturnType<TestController['run']>; readLog(): string[] } {
+function clusterWith(settings: string): { ctl: TestController; log: string; srun(args: string[], options?: RunOptions): ReturnType<TestController['run']>; readLog(): string[] } {
   const ctl = testController();
   const conf = path.join(ctl.workDir, 'slurm.conf');
   writeFileSync(conf, `Include ${script('cluster.conf')}\n${settings}\n`);
@@ -27,7 +27,7 @@ function clusterWith(settings: string): { ctl: TestController; log: string; srun
   return {
     ctl,
     log,
-    srun: (args) => ctl.run('slurm-name', ['srun', ...args]),
+    srun: (args, options) => ctl.run('slurm-name', ['srun', ...args], options),
     readLog: () => {
       const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
       rmSync(log);
@@ -112,10 +112,34 @@ describe("slurm.conf's TaskProlog and TaskEpilog", () => {
     expect((await ctl.run('slurm-name', ['scancel', id])).exitCode).toBe(0);
     await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'CANCELLED');
     expect(Date.now() - started).toBeLessThan(15_000);
-    const out = ctl.read('hung.out');
-    expect(out.match(new RegExp(`slurmstepd: error: \\*\\*\\* JOB ${id} ON node1 CANCELLED AT \\S+ \\*\\*\\*`, 'g'))).toHaveLength(1);
-    expect(out).not.toContain('batch ran');
+    // As Slurm 22.05 (/work/ref/task-prolog-cancel.txt): the kill order's line, then the
+    // prolog ended by its SIGTERM, in run_command's words; the epilog still runs.
+    expect(lines(ctl.read('hung.out'))).toEqual([
+      expect.stringMatching(new RegExp(`^slurmstepd-node1: error: \\*\\*\\* JOB ${id} ON node1 CANCELLED AT \\S+ \\*\\*\\*$`)),
+      'slurmstepd-node1: error: slurm task_prolog did not exit normally. reason: ',
+      'slurmstepd-node1: error: TaskProlog failed status=1',
+      'conf epilog stderr 0 ctx=epilog_task',
+    ]);
     rmSync(ok.log);
+  });
+
+  it("scancel ends a step whose tasks' prologs hang: each task ends with status 1, in slurmstepd's words", async () => {
+    const { ctl } = ok;
+    const run = ok.srun(['-n2', 'sh', '-c', 'echo task ran'], { env: { PROLOG_SLEEP: '300' } });
+    await ctl.until(() => existsSync(ok.log) && readFileSync(ok.log, 'utf8').includes('conf prolog 0'));
+    const id = (await ctl.run('slurm-name', ['squeue', '-h', '-t', 'R', '-o', '%i'])).stdout.trim();
+    const started = Date.now();
+    expect(await ctl.run('slurm-name', ['scancel', id])).toMatchObject({ exitCode: 0, stderr: '' });
+    const r = await run;
+    // Well within KillWait: the prologs end by the step's SIGTERM, as slurmstepd's do.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    const killed = ['tsstepd-node1: error: slurm task_prolog did not exit normally. reason: ', 'tsstepd-node1: error: TaskProlog failed status=1'];
+    expect(lines(r.stderr).filter((l) => !/CANCELLED AT|Job step aborted/.test(l)).sort()).toEqual(
+      [...killed, ...killed, 'conf epilog stderr 0 ctx=epilog_task', 'conf epilog stderr 1 ctx=epilog_task', 'srun: error: node1: tasks 0-1: Exited with exit code 1'].sort(),
+    );
+    expect(ok.readLog().sort()).toEqual(['conf epilog 0 CONF_TP=unset', 'conf epilog 1 CONF_TP=unset', 'conf prolog 0']);
   });
 
   it('scontrol show config names them', async () => {

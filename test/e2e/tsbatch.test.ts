@@ -126,7 +126,7 @@ describe('time limits', () => {
     const id = result.stdout.trim();
     expect(result.exitCode).toBe(1);
     expect(ctl.read(`slurm-${id}.out`)).toMatch(
-      new RegExp(`^start\\nslurmstepd: error: \\*\\*\\* JOB ${id} ON node1 CANCELLED AT \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d DUE TO TIME LIMIT \\*\\*\\*\\n$`),
+      new RegExp(`^start\\nslurmstepd-node1: error: \\*\\*\\* JOB ${id} ON node1 CANCELLED AT \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d DUE TO TIME LIMIT \\*\\*\\*\\n$`),
     );
     expect(await ctl.jobField(id, 'JobState')).toBe('TIMEOUT');
     expect(await ctl.jobField(id, 'Reason')).toBe('TimeLimit');

@@ -143,7 +143,7 @@ describe('tscontrol update and live node states', () => {
     await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'PENDING');
     expect(await ctl.jobField(id, 'Restarts')).toBe('1');
     expect(await ctl.jobField(id, 'Reason')).toBe('BeginTime');
-    expect(ctl.read(`slurm-${id}.out`)).toMatch(new RegExp(`^slurmstepd: error: \\*\\*\\* JOB ${id} ON node1 CANCELLED AT \\S+ DUE TO JOB REQUEUE \\*\\*\\*\\n$`));
+    expect(ctl.read(`slurm-${id}.out`)).toMatch(new RegExp(`^slurmstepd-node1: error: \\*\\*\\* JOB ${id} ON node1 CANCELLED AT \\S+ DUE TO JOB REQUEUE \\*\\*\\*\\n$`));
     expect((await scontrol('suspend', id)).stderr).toBe(`Job is pending execution for job ${id}\n`);
     expect((await scontrol('requeue', id)).stderr).toBe(`Job is pending execution for job ${id}\n`);
     await ctl.run('tscancel', [id]);

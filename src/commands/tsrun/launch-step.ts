@@ -100,11 +100,14 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
   const exits: TaskExit[] = [];
   const nodes: NodeStep[] = [];
   // Signals asked for while nodes were still starting (a task may end, and -K fire, before
-  // every node's launch returned); they reach the nodes once they are known.
-  const early: NodeJS.Signals[] = [];
+  // every node's launch returned; scancel while the tasks' prologs run): they go at once to the
+  // nodes whose launch is under way, and to the others once they are known.
+  const starting: NodeStep[] = [];
+  const early: Array<{ signal: NodeJS.Signals; reached: Set<NodeStep> }> = [];
   const signalAll = (signal: NodeJS.Signals): void => {
-    if (nodes.length === 0) early.push(signal);
-    else nodes.forEach((node) => node.signal(signal));
+    if (nodes.length > 0) return nodes.forEach((node) => node.signal(signal));
+    starting.forEach((node) => node.signal(signal));
+    early.push({ signal, reached: new Set(starting) });
   };
   const watch = watchStep({
     stepId,
@@ -142,9 +145,9 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
   try {
     const argvs = req.multiProg ? readMultiProg(req.command[0]!, facts.ntasks) : undefined;
     const specs = layout.nodes.map((_, nodeId) => nodeSpec(ctx, nodeId, argvs, stdinPlan));
-    const launched = await launchAll(ctx, specs, sink);
+    const launched = await launchAll(ctx, specs, sink, (started) => starting.push(...started));
     for (const result of launched) if (result.status === 'fulfilled') nodes.push(result.value);
-    for (const signal of early) nodes.forEach((node) => node.signal(signal));
+    for (const { signal, reached } of early) nodes.forEach((node) => reached.has(node) || node.signal(signal));
     // An abort that came while other nodes were still starting reaches their tasks now.
     if (watch.aborted) nodes.forEach((node) => node.signal('SIGKILL'));
     const failed = launched.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -192,11 +195,11 @@ function printSrunLines(lines: readonly string[], log: Logger): void {
 }
 
 /** Every node's share: through the daemons for the nodes they serve, on the local step host for the rest. */
-async function launchAll(ctx: LaunchContext, specs: NodeLaunchSpec[], sink: NodeIoSink): Promise<Array<PromiseSettledResult<NodeStep>>> {
+async function launchAll(ctx: LaunchContext, specs: NodeLaunchSpec[], sink: NodeIoSink, onNodes: (nodes: NodeStep[]) => void): Promise<Array<PromiseSettledResult<NodeStep>>> {
   const remote = ctx.remote;
   const served = specs.filter((_, i) => remote?.addresses[i]);
   const local = specs.filter((_, i) => !remote?.addresses[i]);
-  const common = { plugins: ctx.plugins, endsJob: ctx.endsJob, treeWidth: ctx.treeWidth, sink };
+  const common = { plugins: ctx.plugins, endsJob: ctx.endsJob, treeWidth: ctx.treeWidth, sink, onNodes };
   const [remoteResults, localResults] = await Promise.all([
     served.length > 0
       ? launchThroughHosts({

@@ -47,6 +47,8 @@ export interface HostLaunchOptions {
   send(launch: RemoteLaunch): Promise<NodeLaunchResult[]>;
   /** A node's host was lost mid-step (tsrun tells the controller). */
   onNodeLost(node: string): void;
+  /** The nodes exist, their launch not yet answered: a signal to them reaches their prologs. */
+  onNodes?(nodes: NodeStep[]): void;
 }
 
 /** The nodes served by tsstepd daemons: each span of the tree to its first daemon, over TCP. */
@@ -72,6 +74,7 @@ export async function launchThroughHosts(options: HostLaunchOptions): Promise<Ar
   const { specs, auth, sink } = options;
   const port = await (options.io.port ?? openIoPort(options.io.listen, auth));
   const nodes = specs.map((spec, i) => new RemoteNodeStep(options.nodes[i]!.name, spec, sink, options.onNodeLost));
+  options.onNodes?.(nodes);
   // A hello names its node by the step's node id: these nodes may be only some of the step's
   // (daemon mode with emulated nodes: the daemons' and the step host's each have a listener).
   port.expect(new Map(nodes.map((node, i) => [specs[i]!.nodeId, node])));

@@ -4,11 +4,11 @@
 // before the step ended (the connection closed) kills the step, as a lost srun does.
 import type { Logger } from '../../core/log.js';
 import type { Reaper } from '../reaper.js';
-import { launchNode, type NodeIoSink } from '../launch-node.js';
+import { launchNode, type NodeIoSink, type NodeStep } from '../launch-node.js';
 import type { NodeLaunchSpec } from '../launch-spec.js';
 import type { StepdPlugins } from '../step-container.js';
 import type { MessageAuth } from '../../net/message-auth.js';
-import type { RemoteLaunch, RemoteNode } from '../../protocol/remote-launch.js';
+import type { RemoteLaunch, RemoteNode, TsrunToNode } from '../../protocol/remote-launch.js';
 import { IoUplink } from './io-uplink.js';
 import { runAsFor } from '../run-as.js';
 
@@ -33,6 +33,26 @@ export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: St
   const plugins = await ctx.plugins(launch);
   const uplink = await IoUplink.open(launch.io, me.spec.nodeId, ctx.auth);
   const pids: number[] = [];
+  // tsrun's messages are taken from the start: a signal (scancel) reaches the step while its
+  // tasks' prologs run; stdin waits for the tasks, and a signal sent before the step's
+  // container exists waits for it.
+  let step: NodeStep | undefined;
+  let signalEarly: ((sig: NodeJS.Signals) => void) | undefined;
+  const waiting: TsrunToNode[] = [];
+  const take = (message: TsrunToNode): void => {
+    if (message.t === 'sig' && (step ?? signalEarly)) (step?.signal ?? signalEarly)!(message.s);
+    else if (!step) waiting.push(message);
+    else if (message.t === 'in') step.stdin(message.k)?.write(Buffer.from(message.d, 'base64'));
+    else if (message.t === 'eof') step.stdin(message.k)?.end();
+  };
+  uplink.onMessage(take);
+  // tsrun gone before the step's tasks started: its prologs are ended (SIGKILL to its container).
+  let launched = false;
+  let tsrunGone = false;
+  uplink.onClose(() => {
+    tsrunGone = true;
+    if (!launched) signalEarly?.('SIGKILL');
+  });
   const sink: NodeIoSink = {
     stdout: (k, chunk) => uplink.send({ t: 'out', k, d: chunk.toString('base64') }),
     stderr: (k, chunk) => uplink.send({ t: 'err', k, d: chunk.toString('base64') }),
@@ -42,6 +62,10 @@ export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: St
       ctx.reaper.track(pid);
     },
     container: (plan, open) => ctx.reaper.container(plan, open),
+    signalReady: (signal) => {
+      signalEarly = signal;
+      for (const message of waiting.filter((m) => m.t === 'sig')) signal(message.s);
+    },
     taskExited: (exit) => uplink.send({ t: 'exit', exit }),
     abortStep: (message, error) => uplink.send({ t: 'abort', message, error }),
     usage: (usage, final) => uplink.send({ t: 'usage', usage, final }),
@@ -56,21 +80,9 @@ export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: St
     killWaitSeconds: launch.killWaitSeconds,
     ...(runAs && { runAs }),
   };
-  // tsrun may be gone before the tasks are all started (killed the moment its first task ran):
-  // its connection's close is heard from now on, and acted on once there is a step to kill.
-  let step: Awaited<ReturnType<typeof launchNode>> | undefined;
-  let finished = false;
-  let tsrunGone = false;
-  const killForTsrun = (): void => {
-    ctx.log.error(`step ${launch.step.jobId}.${launch.step.stepId}: tsrun went away; killing the step`);
-    step!.signal('SIGKILL');
-  };
-  uplink.onClose(() => {
-    tsrunGone = true;
-    if (step && !finished) killForTsrun();
-  });
   try {
     step = await launchNode(spec, plugins, sink);
+    launched = true;
   } catch (error) {
     await ended(plugins).catch((failure: Error) => ctx.log.error(failure.message));
     uplink.send({ t: 'done' });
@@ -80,12 +92,20 @@ export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: St
   const started = step;
   const entry = { jobId: launch.step.jobId, kill: () => started.signal('SIGKILL') };
   ctx.running.add(entry);
-  uplink.onMessage((message) => {
-    if (message.t === 'sig') started.signal(message.s);
-    else if (message.t === 'in') started.stdin(message.k)?.write(Buffer.from(message.d, 'base64'));
-    else if (message.t === 'eof') started.stdin(message.k)?.end();
-  });
+  let finished = false;
+  // What came before the tasks started: stdin now, signals again only if none reached the container.
+  for (const message of waiting.splice(0)) if (message.t !== 'sig' || !signalEarly) take(message);
+  const killForTsrun = (): void => {
+    ctx.log.error(`step ${launch.step.jobId}.${launch.step.stepId}: tsrun went away; killing the step`);
+    started.signal('SIGKILL');
+  };
+  // tsrun may be gone before the tasks are all started (killed the moment its first task ran,
+  // before any prolog could be signalled): the close heard then is acted on now.
   if (tsrunGone) killForTsrun();
+  else
+    uplink.onClose(() => {
+      if (!finished) killForTsrun();
+    });
   void started.done
     .then(async () => {
       finished = true;
