@@ -23,7 +23,8 @@ export type NodeToTsrun =
   | { t: 'hello'; key: string; nodeId: number }
   | { t: 'out' | 'err'; k: number; d: string }
   | { t: 'exit'; exit: TaskExit }
-  | { t: 'derr'; line: string }
+  /** `k`: the task on whose behalf the line is printed (labelled with it under -l). */
+  | { t: 'derr'; line: string; k?: number }
   | { t: 'abort'; message: string; error: boolean }
   | { t: 'usage'; usage: NodeUsage; final: boolean }
   | { t: 'done' };

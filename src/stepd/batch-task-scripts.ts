@@ -26,6 +26,7 @@ export function batchScriptContext(
     runAs: job.runAs,
     cwd,
     report: (line) => write(fds.err, `slurmstepd-${job.nodeName}: error: ${line}\n`),
+    reportDaemon: (line) => write(fds.err, `slurmstepd-${job.nodeName}: error: ${line}\n`),
     stdout: (chunk) => write(fds.out, chunk),
     stderr: (chunk) => write(fds.err, chunk),
     daemonStderr: (chunk) => write(fds.err, chunk),

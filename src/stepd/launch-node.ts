@@ -31,8 +31,13 @@ import { DEFAULT_ACCT_GATHER_SECONDS } from '../config/acct-gather.js';
 export interface NodeIoSink {
   stdout(taskId: number, chunk: Buffer): void;
   stderr(taskId: number, chunk: Buffer): void;
-  /** A message of the step daemon itself, e.g. `tsstepd-node1: error: execve(): ...`. */
-  daemonError(line: string): void;
+  /**
+   * A message of the step daemon itself, e.g. `tsstepd-node1: error: execve(): ...`; `taskId`:
+   * the task whose stderr it is on Slurm (srun -l labels it so): the task's own for what its
+   * forked process prints (an exec failure, its prolog's failure), the node's first task's for
+   * slurmstepd's own lines.
+   */
+  daemonError(line: string, taskId?: number): void;
   /** A task's process started; it leads its own process group (pgid = pid). */
   taskStarted?(pid: number): void;
   /**
@@ -90,8 +95,9 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
   const stepDone = new AbortController();
   const gatherer = new NodeUsageGatherer(nodeName, step.acctGatherFrequency ?? DEFAULT_ACCT_GATHER_SECONDS, (usage) => sink.usage?.(usage, false));
   const tasks: Array<{ taskId: number; spawned: SpawnedTask; epilogEnv: readonly string[] }> = [];
+  // slurmstepd's own stderr is the node's first task's.
   const report = (error: unknown): void =>
-    sink.daemonError(`tsstepd-${nodeName}: error: ${error instanceof Error ? error.message : String(error)}`);
+    sink.daemonError(`tsstepd-${nodeName}: error: ${error instanceof Error ? error.message : String(error)}`, tids[0]);
   // One signal after the other, in the order asked: a SIGINT then SIGKILL (a double Ctrl-C)
   // must reach the tasks in that order, so that they end by the first (srun's 130).
   // Once the container is closed there is nothing left to signal on this node.
@@ -134,7 +140,8 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     container,
     runAs: spec.runAs,
     cwd: dir,
-    report: (line) => sink.daemonError(`tsstepd-${nodeName}: error: ${line}`),
+    report: (line) => sink.daemonError(`tsstepd-${nodeName}: error: ${line}`, taskId),
+    reportDaemon: (line) => sink.daemonError(`tsstepd-${nodeName}: error: ${line}`, tids[0] ?? taskId),
     stdout: (chunk) => sink.stdout(taskId, chunk),
     stderr: (chunk) => sink.stderr(taskId, chunk),
     // slurmstepd's own stderr is the node's first task's.
@@ -375,6 +382,6 @@ function toTaskExit(taskId: number, nodeName: string, outcome: TaskOutcome, argv
   if (outcome.kind === 'signaled') return { taskId, nodeName, exitCode: null, signal: outcome.signal };
   // slurmstepd's forked child reports the failed execve and exits with its errno.
   const failure = execFailure(argv[0]!, outcome.errno);
-  sink.daemonError(`tsstepd-${nodeName}: ${failure.message}`);
+  sink.daemonError(`tsstepd-${nodeName}: ${failure.message}`, taskId);
   return { taskId, nodeName, exitCode: failure.exitCode, signal: null };
 }

@@ -26,8 +26,10 @@ export interface TaskScriptContext {
   container: StepContainer;
   runAs: RunAs | undefined;
   cwd: string;
-  /** The step daemon's error line (prefixed with its name by the caller). */
+  /** An error line of the task's own process, where its prologs run (prefixed with the daemon's name by the caller). */
   report(line: string): void;
+  /** An error line of the step daemon itself, where the epilogs run (on the node's first task's stderr). */
+  reportDaemon(line: string): void;
   stdout(chunk: Buffer): void;
   stderr(chunk: Buffer): void;
   /** The step daemon's own stderr, where slurm.conf's TaskEpilog writes. */
@@ -128,8 +130,8 @@ async function runTaskEpilog(owner: ScriptOwner, script: string, env: readonly s
   const epilogEnv = scriptEnv(env);
   envArrayOverwrite(epilogEnv, 'SLURM_SCRIPT_CONTEXT', 'epilog_task');
   if (!path.isAbsolute(script) || cannotRun(script, epilogEnv, ctx) !== undefined) {
-    ctx.report(`Could not run ${words.epilog} [${script}]: access denied`);
-    ctx.report(`${words.epilogFailed} status=-1`);
+    ctx.reportDaemon(`Could not run ${words.epilog} [${script}]: access denied`);
+    ctx.reportDaemon(`${words.epilogFailed} status=-1`);
     return;
   }
   const end = await runScript(script, epilogEnv, ctx, owner === 'user' ? ctx.stderr : ctx.daemonStderr, undefined, {
@@ -139,7 +141,7 @@ async function runTaskEpilog(owner: ScriptOwner, script: string, env: readonly s
   });
   // slurmstepd prints the raw wait status here.
   const status = 'signal' in end ? (constants.signals[end.signal] ?? 9) : end.code << 8;
-  if (status !== 0) ctx.report(`${words.epilogFailed} status=${status}`);
+  if (status !== 0) ctx.reportDaemon(`${words.epilogFailed} status=${status}`);
 }
 
 /** Why the script cannot be run as the task's user (run_command's words), or undefined. */

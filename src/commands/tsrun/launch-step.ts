@@ -23,6 +23,7 @@ import type { StepRequest } from './request.js';
 import { forwardStdin, StepOutput } from './step-io.js';
 import { IoRouting, type StdinPlan } from './io-routing.js';
 import { watchStep } from './step-watch.js';
+import { labelPrefix } from '../../core/label.js';
 import { StepUsageBook } from './step-usage-book.js';
 import type { StepUsage } from '../../protocol/step-usage.js';
 
@@ -112,6 +113,7 @@ export async function launchStep(ctx: LaunchContext): Promise<StepResult> {
   const watch = watchStep({
     stepId,
     firstNode: layout.nodes[0]!,
+    ...(req.label && { firstTaskLabel: labelPrefix(layout.tids[0]?.[0] ?? 0, facts.ntasks) }),
     timeLimitMinutes: alloc.timeLimit,
     killOnBadExit: req.killOnBadExit,
     quitOnInterrupt: req.quitOnInterrupt,

@@ -291,7 +291,7 @@ export class RemoteNodeStep implements NodeStep {
         this.exits.push(message.exit);
         return this.sink.taskExited?.(message.exit);
       case 'derr':
-        return this.sink.daemonError(message.line);
+        return this.sink.daemonError(message.line, message.k);
       case 'abort':
         return this.sink.abortStep?.(message.message, message.error);
       case 'usage':

@@ -44,7 +44,8 @@ export class StepOutput {
     return {
       stdout: (taskId, chunk) => this.writer(this.out, 'out', taskId).write(chunk),
       stderr: (taskId, chunk) => this.writer(this.err, 'err', taskId).write(chunk),
-      daemonError: (line) => daemonMessages.write(`${line}\n`),
+      // With -l, a line printed for a task is labelled with it, as srun labels it.
+      daemonError: (line, taskId) => daemonMessages.write(`${this.options.label && taskId !== undefined ? labelPrefix(taskId, this.options.ntasks) : ''}${line}\n`),
     };
   }
 

@@ -15,6 +15,8 @@ import type { Logger } from '../../core/log.js';
 export interface WatchOptions {
   stepId: string;
   firstNode: string;
+  /** With -l, the first node's first task's label: slurmstepd's CANCELLED line is on its stderr. */
+  firstTaskLabel?: string;
   timeLimitMinutes: number;
   killOnBadExit: boolean;
   /** --quit-on-interrupt: one Ctrl-C ends the step. */
@@ -76,7 +78,7 @@ export function watchStep(options: WatchOptions): StepWatch {
   // slurmstepd's line for a cancelled step (observed on Slurm 22.05).
   const cancelledLine = (suffix: string): void => {
     const at = formatSlurmDate(Math.floor(Date.now() / 1000));
-    process.stderr.write(`tsstepd-${options.firstNode}: error: *** STEP ${options.stepId} ON ${options.firstNode} CANCELLED AT ${at}${suffix} ***\n`);
+    process.stderr.write(`${options.firstTaskLabel ?? ''}tsstepd-${options.firstNode}: error: *** STEP ${options.stepId} ON ${options.firstNode} CANCELLED AT ${at}${suffix} ***\n`);
   };
 
   // The time limit (tsrun's own timer, or the controller's) and tscancel, as slurmstepd and

@@ -56,7 +56,7 @@ export async function runNodeShare(launch: RemoteLaunch, me: RemoteNode, ctx: St
   const sink: NodeIoSink = {
     stdout: (k, chunk) => uplink.send({ t: 'out', k, d: chunk.toString('base64') }),
     stderr: (k, chunk) => uplink.send({ t: 'err', k, d: chunk.toString('base64') }),
-    daemonError: (line) => uplink.send({ t: 'derr', line }),
+    daemonError: (line, k) => uplink.send(k === undefined ? { t: 'derr', line } : { t: 'derr', line, k }),
     taskStarted: (pid) => {
       pids.push(pid);
       ctx.reaper.track(pid);
