@@ -195,6 +195,32 @@ async function runScript(spec: BatchSpec, plugins: ContainerPlugins, fds: Output
   // The step host's guard ends the step's processes if the host is killed (SIGKILL).
   const plan = await container.orphanPlan().catch(() => ({}) as ProctrackOrphanPlan);
   guard.container(plan, true);
+  try {
+    return await runInContainer({ spec, fds, guard, control, env, cwd, container, plan });
+  } catch (error) {
+    // A hook that failed once the container existed (the job container's join, the spawn):
+    // what runs in it is killed and it goes, as at the script's end; nothing is left behind.
+    if (!container.closed) {
+      await container.close().catch(() => {});
+      control.detach();
+      guard.container(plan, false);
+    }
+    throw error;
+  }
+}
+
+/** The batch step once its container exists: the prolog, the script, the epilog, the container's end. */
+async function runInContainer(run: {
+  spec: BatchSpec;
+  fds: OutputFds;
+  guard: HostGuard;
+  control: StepControl;
+  env: string[];
+  cwd: string;
+  container: StepContainer;
+  plan: ProctrackOrphanPlan;
+}): Promise<BatchResult> {
+  const { spec, fds, guard, control, env, cwd, container, plan } = run;
   // slurm.conf's TaskProlog, as before a step's task; its exports reach the script, its failure
   // is the script's (which never runs). The epilog sees the environment from before it.
   control.open(container, fds.err);

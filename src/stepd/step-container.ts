@@ -21,6 +21,8 @@ export type ContainerPlugins = Pick<StepdPlugins, 'container' | 'proctrack'>;
 
 export class StepContainer {
   private contAdded = false;
+  /** close() has begun: the container is being emptied, or is gone. */
+  closed = false;
 
   private constructor(
     private readonly plugins: ContainerPlugins,
@@ -106,6 +108,7 @@ export class StepContainer {
    * @returns how many of the step's processes the out-of-memory killer ended (0: none).
    */
   async close(): Promise<number> {
+    this.closed = true;
     try {
       await this.signal('SIGKILL');
       await this.plugins.proctrack.wait(this.step.cont_id);

@@ -109,6 +109,22 @@ describe(`proctrack/cgroup's leftovers (${note})`, () => {
     }
   });
 
+  it.skipIf(!cgroupRoot)("a batch step whose job container cannot be joined fails, and its step cgroup goes with it", async () => {
+    const ctl = testController({ TSLURM_PLUGIN_DIR: fixture('plugins', 'join-fails'), TSLURM_STEPD_IDLE_EXIT: '60' });
+    const cluster = path.join(ctl.workDir, 'cluster.yaml');
+    writeFileSync(cluster, readFileSync(CGROUP, 'utf8').replace('plugins:\n', 'plugins:\n  job_container: job_container/joinfails\n'));
+    try {
+      const id = (await ctl.run('tsbatch', ['--cluster', cluster, '--parsable', '--wrap', 'echo ran'])).stdout.trim();
+      await ctl.until(async () => (await ctl.jobField(id, 'JobState')) === 'FAILED');
+      const host = pidIn(path.join(ctl.stateDir, 'tsstepd.pid'))!;
+      const jobDir = path.join(`${cgroupRoot}/tslurm`, `stepd_${host}_${startTime(host)}`, 'node_node1', `job_${id}`);
+      expect(existsSync(jobDir)).toBe(false);
+    } finally {
+      stopHost(ctl.stateDir);
+      await ctl.stop();
+    }
+  });
+
   it.skipIf(!cgroupRoot)('the layout of older versions (no host level): an empty step cgroup an hour old is removed, a recent one kept', async () => {
     const ctl = testController();
     const legacy = path.join(`${cgroupRoot}/tslurm`, `node_legacy-${randomUUID()}`);
