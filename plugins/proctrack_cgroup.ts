@@ -297,8 +297,9 @@ export function proctrack_p_destroy(cont_id: bigint): Rc {
   if (container === undefined) return SLURM_SUCCESS;
   if (container.memoryDir !== undefined) removeV1(container.memoryDir);
   const { dir } = container;
-  // The step, then its job, node and host levels once no other step uses them.
-  for (let level = dir, i = 0; i < 4; level = path.dirname(level), i++) {
+  // The step, then its job and node levels once no other step uses them; the host's own
+  // level stays until its end (fini), sparing each step a mkdir and an rmdir of it.
+  for (let level = dir, i = 0; i < 3; level = path.dirname(level), i++) {
     try {
       rmdirSync(level);
     } catch {
