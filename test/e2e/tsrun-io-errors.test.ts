@@ -75,7 +75,10 @@ describe('an output file that fails while the step runs', () => {
   it('is reported under the name the command was called by (srun: error:), and the step goes on', async () => {
     const dir = scratch();
     expect((await runBin('tslurm-dropin', [dir])).exitCode).toBe(0);
-    const r = await execa(path.join(dir, 'srun'), ['--cluster', oneNode, '-o', '/dev/full', 'echo', 'hi'], { reject: false, env: { NO_COLOR: '1' } });
+    // A state directory of its own, as runBin gives: the default one (~/.local/state/tslurm/one)
+    // is shared with every other run on this account, and its controller stays 300 s.
+    const env = { NO_COLOR: '1', TSLURM_STATE_DIR: path.join(dir, 'state'), TSLURM_CTLD_IDLE_EXIT: '2', TSLURM_STEPD_IDLE_EXIT: '2' };
+    const r = await execa(path.join(dir, 'srun'), ['--cluster', oneNode, '-o', '/dev/full', 'echo', 'hi'], { reject: false, env });
     expect(r.stderr).toMatch(/^srun: error: \/dev\/full: ENOSPC: no space left on device/m);
     expect(r.stderr).not.toMatch(/tsrun:/);
   });

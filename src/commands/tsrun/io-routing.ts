@@ -17,6 +17,8 @@ export type StdinPlan = 'all' | 'none' | number | { files: string[] };
 
 export class IoRouting {
   private readonly files = new Map<string, WriteStream>();
+  /** The files a write to failed, reported already. */
+  private readonly failed = new Set<string>();
   private readonly out: IoOption;
   private readonly err: IoOption;
 
@@ -77,9 +79,32 @@ export class IoRouting {
     }
   }
 
-  /** Closes the output files once everything is written to them. */
+  /**
+   * Closes the output files once everything is written to them. A write that failed is
+   * reported here at the latest: the stream's 'error' event waits for its fd to close, and
+   * tsrun exits as soon as this resolves. The stream's own error (`errored`), since end's
+   * callback has only "destroyed" once the failed write has begun tearing the stream down.
+   */
   async close(): Promise<void> {
-    await Promise.all([...this.files.values()].map((f) => new Promise<void>((resolve) => f.end(resolve))));
+    await Promise.all(
+      [...this.files].map(
+        ([name, f]) =>
+          new Promise<void>((resolve) =>
+            f.end((error?: Error | null) => {
+              const failure = f.errored ?? error;
+              if (failure) this.writeFailed(name, failure);
+              resolve();
+            }),
+          ),
+      ),
+    );
+  }
+
+  // Said once per file: its first failed write (what follows fails the same way).
+  private writeFailed(name: string, error: Error): void {
+    if (this.failed.has(name)) return;
+    this.failed.add(name);
+    this.options.onWriteError(`${name}: ${error.message}`);
   }
 
   private file(name: string): WriteStream {
@@ -90,7 +115,7 @@ export class IoRouting {
       stream = createWriteStream(name, { fd: openSync(name, this.options.openMode === 'append' ? 'a' : 'w') });
       // An unwritable output file is the user's problem to see, not a crash: reported while the
       // step goes on, so printed here, not thrown to the boundary.
-      stream.on('error', (error) => this.options.onWriteError(`${name}: ${error.message}`));
+      stream.on('error', (error) => this.writeFailed(name, error));
       this.files.set(name, stream);
     }
     return stream;
