@@ -35,6 +35,19 @@ async function states(ctl: TestController): Promise<{ queue: Map<string, string>
   return { queue: new Map(queue.map((l) => l.trim().split(/\s+/) as [string, string])), store: new Map(store.map((l) => l.split('|') as [string, string])) };
 }
 
+/**
+ * Both views once they agree, or as they stand after `ms`, for the caller to compare (a diff
+ * says more than a timeout): the controller writes the store a little after it acts, and a
+ * restarted one opens the store, and brings it to agree with its journal, only once it has
+ * answered its first requests, so a tsacct right behind tsqueue may still see the old store.
+ */
+async function agreedStates(ctl: TestController, ms = 30_000): Promise<{ queue: Map<string, string>; store: Map<string, string> }> {
+  let seen = await states(ctl);
+  const same = (a: Map<string, string>, b: Map<string, string>) => a.size === b.size && [...a].every(([id, state]) => b.get(id) === state);
+  await ctl.until(async () => same((seen = await states(ctl)).queue, seen.store), ms).catch(() => undefined);
+  return seen;
+}
+
 const tsctldPid = (ctl: TestController): number => Number.parseInt(readFileSync(path.join(ctl.stateDir, 'tsctld.pid'), 'utf8'), 10);
 const log = (ctl: TestController): string => readFileSync(path.join(ctl.stateDir, 'tsctld.log'), 'utf8');
 const allDone = async (ctl: TestController, count: number) => {
@@ -61,7 +74,7 @@ describe('the accounting store', () => {
     // The controller started again (tscontrol ping starts one); the array's tasks all end.
     expect((await ctl.run('tscontrol', ['ping'])).exitCode).toBe(0);
     await ctl.until(() => allDone(ctl, 40), 90_000);
-    const { queue, store } = await states(ctl);
+    const { queue, store } = await agreedStates(ctl);
     expect(queue.size).toBe(40);
     expect(store).toEqual(queue);
   }, 120_000);
@@ -71,10 +84,18 @@ describe('the accounting store', () => {
     const id = (await ctl.run('tsbatch', ['--parsable', '-H', '-o', '/dev/null', '--wrap', 'true'])).stdout.trim();
     expect((await ctl.run('tscancel', [id])).exitCode).toBe(0);
     const by = `CANCELLED by ${process.getuid?.() ?? 0}\n`;
-    expect((await ctl.run('tsacct', ['-j', id, '-X', '-n', '-P', '-o', 'State'])).stdout).toBe(by);
+    // The store is written a little after the controller acts: read once it has the job.
+    const recorded = async () => {
+      let state = '';
+      await ctl.until(async () => (state = (await ctl.run('tsacct', ['-j', id, '-X', '-n', '-P', '-o', 'State'])).stdout) !== '').catch(() => undefined);
+      return state;
+    };
+    expect(await recorded()).toBe(by);
     await ctl.stop();
+    // Without the store, the restarted controller writes the job again from its journal alone.
+    for (const suffix of ['', '-wal', '-shm']) rmSync(path.join(ctl.stateDir, `accounting.db${suffix}`), { force: true });
     expect((await ctl.run('tscontrol', ['ping'])).exitCode).toBe(0);
-    expect((await ctl.run('tsacct', ['-j', id, '-X', '-n', '-P', '-o', 'State'])).stdout).toBe(by);
+    expect(await recorded()).toBe(by);
   }, 60_000);
 
   it('that cannot be opened is said once in the log, and jobs run', async () => {
@@ -123,7 +144,9 @@ describe('the accounting store', () => {
       symlinkSync(path.join(mount, 'accounting.db'), path.join(c.stateDir, 'accounting.db'));
       const run = async (name: string) => expect((await c.run('tsbatch', ['-J', name, '-o', '/dev/null', '--wrap', 'true'])).exitCode).toBe(0);
       await run('before');
-      await c.until(() => allDone(c, 1));
+      // Filled once the store holds the job (it is written a little after the job ends): a
+      // store still to be created on a full file system is one that cannot be opened.
+      await c.until(async () => (await c.run('tsacct', ['-X', '-n', '-P', '-S', 'now-1hours', '-o', 'JobName,State'])).stdout === 'before|COMPLETED\n');
       const filler = path.join(mount, 'filler');
       const fd = openSync(filler, 'a');
       try {
@@ -147,7 +170,7 @@ describe('the accounting store', () => {
       await c.stop();
       expect(existsSync(path.join(mount, 'accounting.db'))).toBe(true);
       expect((await c.run('tscontrol', ['ping'])).exitCode).toBe(0);
-      const { queue, store } = await states(c);
+      const { queue, store } = await agreedStates(c);
       expect(store).toEqual(queue);
     }, 120_000);
   });
