@@ -179,7 +179,9 @@ describe('the time limit and a restart, with a controller', () => {
 describe('tsrun without a controller', () => {
   it('starts one on demand, which holds its job and leaves once idle', async () => {
     const stateDir = mkdtempSync(path.join(os.tmpdir(), 'tslurm-noctld-'));
-    const env = { TSLURM_STATE_DIR: stateDir, TSLURM_CTLD_IDLE_EXIT: '1' };
+    // Idle for 5 s, not less: tscontrol below must reach it before it leaves, and a command's
+    // start takes over a second on a loaded machine (with no controller it lists no jobs).
+    const env = { TSLURM_STATE_DIR: stateDir, TSLURM_CTLD_IDLE_EXIT: '5' };
     const result = await runBin('tsrun', ['--cluster', small, '-N2', '-l', 'printenv', 'SLURM_JOB_ID'], { env });
     expect(result).toMatchObject({ exitCode: 0, stderr: '' });
     expect(result.stdout.split('\n').filter(Boolean).sort()).toEqual(['0: 1', '1: 1']);
@@ -191,24 +193,35 @@ describe('tsrun without a controller', () => {
     expect(existsSync(path.join(stateDir, 'tsctld.pid'))).toBe(false);
   });
 
+  // The controllers these start stay until stopped (testController's idle exit, 120 s): the
+  // commands that follow need the one the first started, which a short idle exit took away
+  // on a loaded machine before the next command got to it.
   it('several started at once on a fresh state directory share one controller and get distinct jobs', async () => {
-    const env = { TSLURM_STATE_DIR: mkdtempSync(path.join(os.tmpdir(), 'tslurm-race-')), TSLURM_CTLD_IDLE_EXIT: '2' };
-    const results = await Promise.all([1, 2, 3, 4].map(() => runBin('tsrun', ['--cluster', small, '-n1', 'printenv', 'SLURM_JOB_ID'], { env })));
-    for (const result of results) expect(result).toMatchObject({ exitCode: 0, stderr: '' });
-    expect(results.map((r) => Number(r.stdout)).sort()).toEqual([1, 2, 3, 4]);
-    const shown = await runBin('tscontrol', ['--cluster', small, '-o', 'show', 'job'], { env });
-    expect([...shown.stdout.matchAll(/JobState=COMPLETED/g)]).toHaveLength(4);
+    const ctl = testController();
+    try {
+      const results = await Promise.all([1, 2, 3, 4].map(() => ctl.run('tsrun', ['--cluster', small, '-n1', 'printenv', 'SLURM_JOB_ID'])));
+      for (const result of results) expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+      expect(results.map((r) => Number(r.stdout)).sort()).toEqual([1, 2, 3, 4]);
+      const shown = await ctl.run('tscontrol', ['--cluster', small, '-o', 'show', 'job']);
+      expect([...shown.stdout.matchAll(/JobState=COMPLETED/g)]).toHaveLength(4);
+    } finally {
+      await ctl.stop();
+    }
   });
 
   it('says so when the controller on its state directory serves another cluster', async () => {
-    const env = { TSLURM_STATE_DIR: mkdtempSync(path.join(os.tmpdir(), 'tslurm-two-')), TSLURM_CTLD_IDLE_EXIT: '2' };
-    expect((await runBin('tsrun', ['true'], { env })).exitCode).toBe(0);
-    const other = await runBin('tsrun', ['--cluster', fixture('clusters', 'gpu.yaml'), '-p', 'gpu', 'true'], { env });
-    expect(other).toEqual({
-      exitCode: 1,
-      stdout: '',
-      stderr: 'tsrun: error: the controller on this state directory serves cluster tslurm, not gpu: give each cluster a state directory of its own (TSLURM_STATE_DIR)\n',
-    });
+    const ctl = testController();
+    try {
+      expect((await ctl.run('tsrun', ['true'])).exitCode).toBe(0);
+      const other = await ctl.run('tsrun', ['--cluster', fixture('clusters', 'gpu.yaml'), '-p', 'gpu', 'true']);
+      expect(other).toEqual({
+        exitCode: 1,
+        stdout: '',
+        stderr: 'tsrun: error: the controller on this state directory serves cluster tslurm, not gpu: give each cluster a state directory of its own (TSLURM_STATE_DIR)\n',
+      });
+    } finally {
+      await ctl.stop();
+    }
   });
 
   it('queues for a drained node as srun does, saying so first, rather than refusing', async () => {
