@@ -151,7 +151,10 @@ describe('tsctld with four tsstepd node daemons (auth/hmac, tree width 2)', () =
     expect(job.stdout.trim().split('\n').at(-1)).toBe('NODE_FAIL dn[1-4]');
     await c.until(() => liveWithMark(mark).length === 0, 10_000);
     await c.startNode(2);
-    expect(c.log('tsctld')).toContain('node dn3 returned to service');
+    // Its registration and its return to service are two log lines, which a read can fall
+    // between: waited for, as the node's state is.
+    await c.until(() => c.log('tsctld').includes('node dn3 returned to service'));
+    await c.until(async () => (await c.states()).dn3 === 'idle');
   });
 });
 

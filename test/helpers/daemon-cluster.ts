@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openLog } from './log-file.js';
 import { repoRoot, runBin, type RunOptions } from './run-bin.js';
 
 export interface DaemonCluster {
@@ -96,14 +97,13 @@ export async function startDaemonCluster(options: DaemonClusterOptions): Promise
   const processes = new Map<string, ResultPromise>();
   const start = (name: string, bin: string, args: string[], prefix: string[] = []): void => {
     const command = [...prefix, process.execPath, path.join(repoRoot, 'bin', `${bin}.js`), ...args];
-    const child = execa(command[0]!, command.slice(1), {
-      env,
-      cwd: work,
-      reject: false,
-      stdout: { file: path.join(root, `${name}.log`), append: true },
-      stderr: { file: path.join(root, `${name}.log`), append: true },
-    } as never) as unknown as ResultPromise;
-    processes.set(name, child);
+    const log = openLog(path.join(root, `${name}.log`));
+    try {
+      const child = execa(command[0]!, command.slice(1), { env, cwd: work, reject: false, stdout: log.fd, stderr: log.fd } as never) as unknown as ResultPromise;
+      processes.set(name, child);
+    } finally {
+      log.close();
+    }
   };
   const cluster: DaemonCluster = {
     root,

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePorts } from './daemon-cluster.js';
+import { openLog } from './log-file.js';
 import { repoRoot, runBin, type RunOptions } from './run-bin.js';
 
 export interface TcpController {
@@ -113,24 +114,22 @@ export async function startTcpController(extraEnv: Record<string, string> = {}, 
   };
   const start = async (): Promise<void> => {
     const starts = (controller.log().match(/listening on/g) ?? []).length;
-    child = execa(process.execPath, [path.join(repoRoot, 'bin', 'tsctld.js'), '-D', '-v'], {
-      env,
-      cwd: work,
-      reject: false,
-      stdout: { file: logFile, append: true },
-      stderr: { file: logFile, append: true },
-    } as never) as unknown as ResultPromise;
+    const log = openLog(logFile);
+    try {
+      child = execa(process.execPath, [path.join(repoRoot, 'bin', 'tsctld.js'), '-D', '-v'], { env, cwd: work, reject: false, stdout: log.fd, stderr: log.fd } as never) as unknown as ResultPromise;
+    } finally {
+      log.close();
+    }
     await controller.until(() => (controller.log().match(/listening on/g) ?? []).length > starts);
   };
   await start();
   if (nodeDaemon) {
-    stepd = execa(process.execPath, [path.join(repoRoot, 'bin', 'tsstepd.js'), '--node', 'tn1', '-v'], {
-      env,
-      cwd: work,
-      reject: false,
-      stdout: { file: nodeLogFile, append: true },
-      stderr: { file: nodeLogFile, append: true },
-    } as never) as unknown as ResultPromise;
+    const log = openLog(nodeLogFile);
+    try {
+      stepd = execa(process.execPath, [path.join(repoRoot, 'bin', 'tsstepd.js'), '--node', 'tn1', '-v'], { env, cwd: work, reject: false, stdout: log.fd, stderr: log.fd } as never) as unknown as ResultPromise;
+    } finally {
+      log.close();
+    }
     await controller.until(() => controller.log().includes('node tn1 registered'));
   }
   return controller;
