@@ -36,7 +36,8 @@ describe('README: tsrestd', () => {
   mkdirSync(shims);
   for (const name of BINS) writeFileSync(path.join(shims, name), `#!/bin/sh\nexec "${process.execPath}" "${path.join(repoRoot, 'bin', `${name}.js`)}" "$@"\n`, { mode: 0o755 });
   const env: Record<string, string | undefined> = { ...process.env, HOME: home, NO_COLOR: '1', PATH: `${shims}:${process.env.PATH}`, TSLURM_CTLD_IDLE_EXIT: '120' };
-  for (const name of ['TSLURM_STATE_DIR', 'XDG_STATE_HOME', 'TSLURM_CONF', 'SLURM_CONF', 'SLURM_JWT']) delete env[name];
+  // Unset (undefined), not deleted: execa adds this process's environment to what it is given.
+  for (const name of ['TSLURM_STATE_DIR', 'XDG_STATE_HOME', 'TSLURM_CONF', 'SLURM_CONF', 'SLURM_JWT']) env[name] = undefined;
   let restd: ReturnType<typeof execa> | undefined;
   afterAll(async () => {
     restd?.kill('SIGTERM');
