@@ -23,6 +23,17 @@ function nodeProcessesOf(stateDir: string): number[] {
   });
 }
 
+/** The batch scripts' `sleep`s running for this state directory (their environment names it). */
+function scriptsOf(stateDir: string): number {
+  return readdirSync('/proc').filter((name) => {
+    try {
+      return /^\d+$/.test(name) && readFileSync(`/proc/${name}/comm`, 'latin1') === 'sleep\n' && readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`TSLURM_STATE_DIR=${stateDir}`);
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
 const hostPid = (ctl: TestController) => pidIn(path.join(ctl.stateDir, 'tsstepd.pid'));
 const ctldPid = (ctl: TestController) => pidIn(path.join(ctl.stateDir, 'tsctld.pid'));
 
@@ -70,10 +81,14 @@ describe('no Node process per batch job', () => {
     expect(submitted.exitCode).toBe(0);
     await ctl.until(async () => (await ctl.run('tsqueue', ['--cluster', cluster, '-h', '-t', 'R', '-o', '%i'])).stdout.trim().split('\n').length === 20, 30_000);
     // RUNNING is the controller's word (as in Slurm, before the launch reaches the node): the
-    // step host the first launch starts may still be on its way.
-    await ctl.until(() => hostPid(ctl) !== undefined, 30_000);
-    const node = nodeProcessesOf(ctl.stateDir).sort();
-    expect(node).toEqual([ctldPid(ctl), hostPid(ctl)].sort());
+    // step host the first launch starts, and the scripts, may still be on their way. Counted
+    // once all 20 scripts run, and again while a process the host or the controller has just
+    // forked (a Node image until its exec: its spawn server, its guard) is still there.
+    await ctl.until(() => scriptsOf(ctl.stateDir) === 20, 30_000);
+    const expected = [ctldPid(ctl), hostPid(ctl)].sort();
+    let node: number[] = [];
+    await ctl.until(() => JSON.stringify((node = nodeProcessesOf(ctl.stateDir).sort())) === JSON.stringify(expected), 10_000).catch(() => undefined);
+    expect(node).toEqual(expected);
     await ctl.run('tscancel', ['--cluster', cluster, submitted.stdout.trim()]);
   });
 });
