@@ -85,5 +85,8 @@ describe('tscontrol reconfigure', () => {
     expect(later.stderr).toBe(`tscontrol: warning: ${file}: plugins.select changed: it takes effect when the controller restarts\n`);
     expect(later.exitCode).toBe(0);
     expect(await maxTime(good)).toBe('00:45:00');
+    // Under Slurm's name the warning speaks as scontrol.
+    const dropin = await ctl.run('slurm-name', ['scontrol', '--cluster', good, 'reconfigure']);
+    expect(dropin).toMatchObject({ exitCode: 0, stderr: `scontrol: warning: ${file}: plugins.select changed: it takes effect when the controller restarts\n` });
   });
 });

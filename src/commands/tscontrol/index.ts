@@ -107,7 +107,7 @@ async function dispatch(bin: string, command: string, words: string[], options: 
   if (verb === 'ping' && words.length > 0) throw new UserError('too many arguments for keyword:ping', { bare: true });
   if (verb === 'reconfigure') {
     const { reconfigure } = await import('./job-ops.js');
-    return reconfigure(options.cluster);
+    return reconfigure(options.cluster, bin);
   }
   if (verb === 'create' || verb === 'delete') {
     const resv = await import('./reservations.js');

@@ -36,12 +36,12 @@ export async function jobOp(op: JobOp, words: readonly string[], cluster: string
  * their configuration. A setting that waits for a restart is named on stderr; a file that
  * cannot be read (or a change that needs a restart) is the error, and nothing changes.
  */
-export async function reconfigure(cluster: string | undefined): Promise<number> {
+export async function reconfigure(cluster: string | undefined, bin: string): Promise<number> {
   const client = await openController(cluster, false);
   if (!client) return 0; // nothing runs that could re-read anything
   try {
     const answer = await client.call<{ notes?: string[] }>('reconfigure');
-    for (const note of answer.notes ?? []) process.stderr.write(`tscontrol: warning: ${note}\n`);
+    for (const note of answer.notes ?? []) process.stderr.write(`${bin}: warning: ${note}\n`);
     return 0;
   } finally {
     client.close();
