@@ -11,6 +11,7 @@ import { ctldRequest } from '../helpers/ctld-request.js';
 import type { StepUsage } from '../../src/protocol/step-usage.js';
 
 const cluster = fixture('clusters', 'acct-gather.yaml');
+const slowCluster = fixture('clusters', 'acct-gather-slow.yaml');
 const tsrun = `"${process.execPath}" "${path.join(repoRoot, 'bin', 'tsrun.js')}"`;
 const MiB = 1024;
 
@@ -85,5 +86,22 @@ describe('step usage', () => {
     expect(gone).toMatchObject({ exitCode: 0, stdout: '', stderr: `tssstat: error: No steps running for job ${id}\n` });
     const unknown = await stat(['-j', '99999', '-o', 'JobID']);
     expect(unknown).toMatchObject({ exitCode: 0, stdout: 'JobID        \n------------ \n', stderr: "tssstat: error: couldn't get steps for job 99999\n" });
+  });
+});
+
+describe("a batch script's first live sample", () => {
+  const ctl = testController();
+  afterAll(() => ctl.stop());
+
+  it('counts what the children the script started in its first second hold, as the later samples do', async () => {
+    // Sampled every 60 s: the figure tssstat shows within the test is the first sample's.
+    const holder = `perl -e '$x = "x" x (100 * 1024 * 1024); sleep 60'`;
+    const id = (await ctl.run('tsbatch', ['--cluster', slowCluster, '--parsable', '-o', 'first.out'], { input: `#!/bin/sh\n${holder}\n` })).stdout.trim();
+    const maxRss = async () => /^\d+\.batch\|(\d+)K$/m.exec((await ctl.run('tssstat', ['--cluster', slowCluster, '-a', '-j', id, '-P', '-n', '-o', 'JobID,MaxRSS'])).stdout)?.[1];
+    await ctl.until(async () => (await maxRss()) !== undefined, 30_000);
+    const kib = Number(await maxRss());
+    expect(kib).toBeGreaterThanOrEqual(90 * MiB);
+    expect(kib).toBeLessThan(400 * MiB);
+    await ctl.run('tscancel', ['--cluster', slowCluster, id]);
   });
 });

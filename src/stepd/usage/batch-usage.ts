@@ -47,11 +47,11 @@ export function gatherBatchUsage(opts: {
     }
   });
   gatherer.add(0, opts.pid, opts.rusage, opts.viaHelper);
-  const first = setTimeout(() => gatherer.start(), Math.min(FIRST_SAMPLE_MS, opts.frequencySeconds * 1000));
-  first.unref();
+  // A delayed first sample walks /proc for the script's descendants, as every later one does:
+  // a script a second in may have started children (its first `sleep`, a memory user).
+  gatherer.start(FIRST_SAMPLE_MS);
   return {
     finish: async (cgroupDir) => {
-      clearTimeout(first);
       await gatherer.readCgroup(cgroupDir).catch(() => {});
       return foldStepUsage([await gatherer.finish()], Math.floor(Date.now() / 1000));
     },

@@ -40,38 +40,35 @@ export class NodeUsageGatherer {
   }
 
   /**
-   * Samples `firstAfterMs` from now (capped at the gather period; 0: at once, the tasks as they
-   * started), then every gather period.
+   * Samples `firstAfterMs` from now (capped at the gather period; 0: at once), then every gather
+   * period. Every sample walks /proc for the tasks' descendants (one scan, shared by the samples
+   * of the moment): the callers take the first a second into the tasks, not as they start,
+   * when a task (a batch script above all) may already have started children.
    */
   start(firstAfterMs = 0): void {
     if (this.frequencySeconds <= 0) return;
     const periodMs = this.frequencySeconds * 1000;
     const every = (): void => {
-      this.timer = setInterval(() => this.sampleSoon(false), periodMs);
+      this.timer = setInterval(() => this.sampleSoon(), periodMs);
       this.timer.unref();
     };
     const firstMs = Math.min(firstAfterMs, periodMs);
     if (firstMs <= 0) {
-      this.sampleSoon(true);
+      this.sampleSoon();
       return every();
     }
-    // Later than the tasks' start: they may have children by then, so this one scans /proc.
-    this.timer = setTimeout(() => (this.sampleSoon(false), every()), firstMs);
+    this.timer = setTimeout(() => (this.sampleSoon(), every()), firstMs);
     this.timer.unref();
   }
 
-  private sampleSoon(first: boolean): void {
-    this.sampling = this.sampling.then(() => this.sample(first)).catch(() => {});
+  private sampleSoon(): void {
+    this.sampling = this.sampling.then(() => this.sample()).catch(() => {});
   }
 
-  private async sample(first: boolean): Promise<void> {
-    // The first sample is of the tasks as they started, which have no children yet: their own
-    // processes are read, without the scan of all of /proc for descendants. That scan is
-    // synchronous (proc-tree.ts) and, taken the moment the tasks start, held up the host's
-    // event loop while a short task ended, delaying its exit (and the launch answer) to tsrun
-    // by the scan's time (4-12 ms for 150 processes on the loaded build machine; more where
-    // more run). A task behind the exec helper (`viaHelper`) has its program as a child.
-    const children = first && !this.tasks.some((t) => t.viaHelper) ? new Map<number, number[]>() : parentsOf();
+  private async sample(): Promise<void> {
+    // The scan is synchronous (proc-tree.ts): 4-12 ms for 150 processes on the loaded build
+    // machine, which is why no sample is taken the moment the tasks start, while short tasks end.
+    const children = parentsOf();
     await Promise.all(
       this.tasks.map(async (task) => {
         if (task.pid === 0) return;
