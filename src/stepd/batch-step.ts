@@ -343,10 +343,15 @@ function asUser<T>(who: RunAs | undefined, work: () => T): T {
   }
 }
 
-/** The job's working directory, or /tmp with slurmstepd's line when the user cannot enter it. */
+/**
+ * The job's working directory, or /tmp with slurmstepd's line when the user cannot enter it:
+ * twice, as slurmstepd prints it for the node and again in the script's forked child (observed:
+ * `sbatch -D /nonexistent/dir`, /work/ref/srun-chdir-missing.txt).
+ */
 async function workDirFor(spec: BatchSpec, errFd: number): Promise<string> {
   const why = await cannotEnter(spec.runAs, spec.workDir);
   if (why === undefined) return spec.workDir;
+  chdirFailed(spec, errFd, spec.workDir, why);
   chdirFailed(spec, errFd, spec.workDir, why);
   return '/tmp';
 }

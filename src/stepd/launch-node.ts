@@ -117,7 +117,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
   const env = nodeEnv(spec);
   // Before the env is copied for each task: proctrack_p_create may add a variable to it.
   const ids = { jobId: step.jobId, stepId: step.stepId, nodeName, stepMem: spec.memLimitMb, owner: spec.runAs };
-  const cwd = await cwdFor(spec, report);
+  const { cwd, cwdError } = await cwdFor(spec, report);
   const container = await StepContainer.open(plugins, ids, stepEnvOver(env));
   const plan = await container.orphanPlan().catch((error: unknown) => (report(error), {}));
   sink.container?.(plan, true);
@@ -155,7 +155,6 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
   // task's process, after it became the user, as slurmstepd sets them before its exec.
   const submitterSettings = ['--umask', step.umask, ...(step.rlimits ?? []).flatMap((limit) => ['--rlimit', limit])];
 
-  let cwdReported = false;
   // proctrack_g_add and the job container's adds come once every task is spawned, task after
   // task, as slurmstepd's _fork_all_tasks forks all before it adds them: a task's spawn no
   // longer waits for the previous one's add (proctrack/cgroup's waits on the kernel's cgroup
@@ -210,6 +209,9 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       const stdinKind = spec.stdin === 'none' ? 'ignore' : 'pipe';
       // The epilogs see the task's variables as they were before its prologs changed them.
       const epilogEnv = [...envForTask];
+      // Each task's forked child tries the step's directory again, with slurmstepd's line when it
+      // too fails (before its prolog): `-n2` prints the line three times on one node.
+      if (cwdError !== undefined) report(chdirLine(spec.cwd, cwdError));
       const scriptContext = taskScriptContext(taskId, cwd);
       const prologFailed: PrologFailure | undefined = prologsSignalled ? prologSignalled(prologs, scriptContext) : await runTaskPrologs(prologs, envForTask, scriptContext);
       if (prologFailed !== undefined) {
@@ -231,9 +233,9 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
         ...withTaskExec(),
       };
       const { containerWrapped } = await container.join(joined);
-      // The job's container may hide the directory (job_container/tmpfs's private /tmp): once a node.
-      if (joined.cwdError !== undefined && !cwdReported) report(`couldn't chdir to \`${cwd}': ${joined.cwdError}: going to /tmp instead`);
-      cwdReported ||= joined.cwdError !== undefined;
+      // The job's container may hide the directory (job_container/tmpfs's private /tmp): only the
+      // task's child, inside it, fails then, so once a task (Slurm: `/tmp/xyzdir`, /work/ref/tmpfs.txt).
+      if (joined.cwdError !== undefined) report(chdirLine(cwd, joined.cwdError));
       const spawnCwd = joined.cwd ?? cwd;
       const command = containerWrapped ? joined.argv : asSpawned(spec, joined.argv, program, envForTask, spawnCwd);
       // The next task is prepared while this one starts (the spawn server forks it).
@@ -341,15 +343,20 @@ async function drainOutput(tasks: readonly SpawnedTask[]): Promise<void> {
 
 /**
  * The directory the tasks start in: the step's, or /tmp when the user cannot enter it (missing,
- * not a directory, forbidden), with slurmstepd's error line, as slurmstepd's forked child does
- * after dropping to the user (observed on Slurm 22.05: `srun -D /nonexistent/dir /bin/pwd`
- * prints /tmp).
+ * not a directory, forbidden), with slurmstepd's error line for the node, as slurmstepd prints
+ * it as the user before forking the tasks (each task's child prints it again: the caller);
+ * observed on Slurm 22.05, /work/ref/srun-chdir-missing.txt: `srun -D /nonexistent/dir pwd`
+ * prints /tmp. `cwdError`: why the step's directory could not be entered.
  */
-async function cwdFor(spec: NodeLaunchSpec, report: (error: unknown) => void): Promise<string> {
+async function cwdFor(spec: NodeLaunchSpec, report: (error: unknown) => void): Promise<{ cwd: string; cwdError?: string }> {
   const why = await cannotEnter(spec.runAs, spec.cwd);
-  if (why === undefined) return spec.cwd;
-  report(`couldn't chdir to \`${spec.cwd}': ${why}: going to /tmp instead`);
-  return '/tmp';
+  if (why === undefined) return { cwd: spec.cwd };
+  report(chdirLine(spec.cwd, why));
+  return { cwd: '/tmp', cwdError: why };
+}
+
+function chdirLine(dir: string, why: string): string {
+  return `couldn't chdir to \`${dir}': ${why}: going to /tmp instead`;
 }
 
 /**

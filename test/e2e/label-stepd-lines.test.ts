@@ -63,9 +63,16 @@ describe("srun -l and slurmstepd's lines for a task", () => {
     // 22.05's words for a failing --task-epilog (see task-scripts.ts), on slurmstepd's stderr.
     expect(lines(e.stderr)).toEqual(['0: tsstepd-node1: error: TaskEpilog failed status=768', '0: tsstepd-node1: error: TaskEpilog failed status=768']);
 
+    // slurmstepd's line once for the node and once in each task's forked child, all on its own
+    // stderr (/work/ref/srun-chdir-missing.txt); the tasks' exit code is theirs.
+    const chdirLine = "0: tsstepd-node1: error: couldn't chdir to `/nonexistent/dir': No such file or directory: going to /tmp instead";
     const d = await srun(['-n2', '-l', '-D', '/nonexistent/dir', 'pwd']);
     expect(d.exitCode).toBe(0);
-    expect(lines(d.stderr)).toEqual(["0: tsstepd-node1: error: couldn't chdir to `/nonexistent/dir': No such file or directory: going to /tmp instead"]);
+    expect(lines(d.stdout).sort()).toEqual(['0: /tmp', '1: /tmp']);
+    expect(lines(d.stderr)).toEqual([chdirLine, chdirLine, chdirLine]);
+    const d3 = await srun(['-n3', '-l', '-D', '/nonexistent/dir', 'sh', '-c', 'exit 3']);
+    expect(d3.exitCode).toBe(3);
+    expect(lines(d3.stderr)).toEqual([chdirLine, chdirLine, chdirLine, chdirLine, 'srun: error: node1: tasks 0-2: Exited with exit code 3']);
   });
 
   it("labels the lines of prologs that scancel ended with their tasks, and the step's CANCELLED line with task 0", async () => {

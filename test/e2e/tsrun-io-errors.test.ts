@@ -58,7 +58,8 @@ describe('-D with a directory that cannot be entered', () => {
     ['/etc/hostname', 'Not a directory'],
   ])('tsrun -D %s: slurmstepd\'s line, and the task runs in /tmp', async (dir, why) => {
     const r = await runBin('tsrun', ['--cluster', oneNode, '-D', dir, '/bin/pwd']);
-    expect(r.stderr).toBe(`tsstepd-node1: error: ${line(dir, why)}\n`);
+    // Once for the node, once in the task's forked child (/work/ref/srun-chdir-missing.txt).
+    expect(r.stderr).toBe(`tsstepd-node1: error: ${line(dir, why)}\n`.repeat(2));
     expect(r.stdout).toBe('/tmp\n');
     expect(r.exitCode).toBe(0);
   });
@@ -67,7 +68,7 @@ describe('-D with a directory that cannot be entered', () => {
     const out = path.join(scratch(), 'job.out');
     const r = await runBin('tsbatch', ['--cluster', oneNode, '--wait', '-D', '/nonexistent/dir', '-o', out, '--wrap', 'pwd']);
     expect(r.exitCode).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe(`slurmstepd-node1: error: ${line('/nonexistent/dir', 'No such file or directory')}\n/tmp\n`);
+    expect(readFileSync(out, 'utf8')).toBe(`slurmstepd-node1: error: ${line('/nonexistent/dir', 'No such file or directory')}\n`.repeat(2) + '/tmp\n');
   });
 });
 

@@ -80,12 +80,12 @@ describe.skipIf(!isRoot)('root tsstepd daemons run jobs as the submitting user',
     expect(lines).toEqual([0, 1, 2, 3].map((t) => `${t}: ${ids.uid} ${ids.gid} ${ids.groups} ok`));
   });
 
-  it('a cwd the user cannot enter: slurmstepd\'s error from each node, the task starts in /tmp', async () => {
+  it('a cwd the user cannot enter: slurmstepd\'s error from each node and each task, the task starts in /tmp', async () => {
     const r = await asUser('tsrun', ['-N2', '-n2', '-D', '/root', 'pwd']);
     expect(r.exitCode).toBe(0);
     expect(String(r.stdout).trim().split('\n')).toEqual(['/tmp', '/tmp']);
     expect(String(r.stderr).trim().split('\n').sort()).toEqual(
-      ['dn1', 'dn2'].map((node) => `tsstepd-${node}: error: couldn't chdir to \`/root': Permission denied: going to /tmp instead`),
+      ['dn1', 'dn1', 'dn2', 'dn2'].map((node) => `tsstepd-${node}: error: couldn't chdir to \`/root': Permission denied: going to /tmp instead`),
     );
   });
 
