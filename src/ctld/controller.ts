@@ -324,13 +324,16 @@ export class Controller implements JobLookup {
 
   /**
    * Journals what changed on a job; resolves once it is on disk. `grouped`: a start, flushed
-   * with the other starts of its pass announced with store.expectGrouped.
+   * with the other starts of its pass announced with store.expectGrouped. `written`: resolves
+   * once the record is in the journal file, before its flush to the disk (journalEnd).
    */
-  async journalProgress(job: CtldJob, grouped = false): Promise<void> {
+  async journalProgress(job: CtldJob, grouped = false, written = false): Promise<void> {
     this.changed();
     // Its submit record, still to be written, will carry this change.
     if (job.submitAfterPass === true) return;
-    await this.store.append({ t: 'progress', id: job.record.job_id, p: progressOf(job, this.table) }, grouped);
+    const record = { t: 'progress', id: job.record.job_id, p: progressOf(job, this.table) } as const;
+    if (written) await new Promise<void>((resolve) => void this.store.append(record, grouped, resolve));
+    else await this.store.append(record, grouped);
     this.accounting?.jobChanged(job);
     // Not awaited: the snapshot is written off the loop, and this change is on disk already. A
     // snapshot that fails (a full disk) has put the store in its failing state, which the log says.

@@ -262,7 +262,15 @@ export class InteractiveJobs {
     job.reason = endReason(state, status);
     await ctl.select.release(record);
     await ctl.sched.freealloc(record);
-    await ctl.journalProgress(job);
+    // tsrun's `complete` is answered once the end is in the journal file, not after its flush
+    // to the disk (1-3 ms idle, far more under load, on the way to every tsrun's exit): a
+    // controller killed (-9) after the answer finds the record in the file, as the page cache
+    // outlives the process. Only a power loss could lose it, and then the job comes back
+    // RUNNING with its tsrun gone, which recover() ends (CANCELLED, its resources freed): a
+    // wrong final state, never a lost job or a task left running. The next acknowledged
+    // change (a submission, fsynced before its answer) flushes this record with its own.
+    // A submission is still answered only once it is on the disk (journalSubmit).
+    await ctl.journalProgress(job, false, true);
     ctl.notifyFinished(job);
     this.scheduler.kick();
   }

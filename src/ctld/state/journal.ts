@@ -23,7 +23,7 @@ export class Journal {
   private fd: number;
   /** The file's length after the last write that went through: whole records only. */
   private committed: number;
-  private batch: Array<{ line: string; grouped: boolean; done: () => void; failed: (e: Error) => void }> = [];
+  private batch: Array<{ line: string; grouped: boolean; done: () => void; failed: (e: Error) => void; written?: () => void }> = [];
   private flushing: Promise<void> | undefined;
   /** Grouped records announced (expect) and not appended yet. */
   private expected = 0;
@@ -47,11 +47,13 @@ export class Journal {
    * Appends a record; resolves once it is on disk. A `grouped` record (a job's start) waits for
    * the others announced with `expect` (the other starts of its scheduling pass), so that one
    * flush takes them all; any other record is flushed at once, with the grouped ones waiting.
+   * `written` is called once the record is in the file (the page cache), before its flush to
+   * the disk: from then on a killed controller finds it; only a power loss could lose it.
    */
-  append(record: JournalRecord, grouped = false): Promise<void> {
+  append(record: JournalRecord, grouped = false, written?: () => void): Promise<void> {
     const line = `${JSON.stringify({ seq: ++this.seq, ...record })}\n`;
     return new Promise((done, failed) => {
-      this.batch.push({ line, grouped, done, failed });
+      this.batch.push({ line, grouped, done, failed, ...(written && { written }) });
       if (!grouped) this.wakeFlush();
       this.flushing ??= this.flush();
     });
@@ -95,6 +97,7 @@ export class Journal {
       try {
         const bytes = Buffer.from(batch.map((b) => b.line).join(''));
         for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at);
+        batch.forEach((b) => b.written?.());
         fdatasyncSync(this.fd);
         batch.forEach((b) => b.done());
       } catch (error) {
@@ -120,6 +123,7 @@ export class Journal {
         // round trip per flush, a wake-up of a worker and of this loop. The flush to the disk,
         // which takes milliseconds, still runs beside the loop.
         for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
+        batch.forEach((b) => b.written?.());
         await fdatasyncAsync(this.fd);
         this.committed += bytes.length;
         batch.forEach((b) => b.done());

@@ -216,12 +216,15 @@ export class StateStore {
    * Appends a record; resolves once it is on disk. While the journal cannot be written (a
    * full disk) a submission is refused with the reason, and any other change stays in memory
    * only, until the snapshot written once the disk has room again (retry) holds it.
+   * `written` (Journal.append) is called too when the record is not written at all.
    */
-  append(record: JournalRecord, grouped = false): Promise<void> {
+  append(record: JournalRecord, grouped = false, written?: () => void): Promise<void> {
+    if (this.volatile || this.failure !== undefined) written?.();
     if (this.volatile) return Promise.resolve();
     if (this.failure !== undefined) return record.t === 'submit' ? Promise.reject(journalRefusal(this.failure)) : Promise.resolve();
     this.sinceSnapshot++;
-    return this.journal!.append(record, grouped).catch((error: Error) => {
+    return this.journal!.append(record, grouped, written).catch((error: Error) => {
+      written?.();
       this.fail(error);
       if (record.t === 'submit') throw journalRefusal(error);
     });
