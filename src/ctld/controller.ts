@@ -266,7 +266,7 @@ export class Controller implements JobLookup {
       this.addJob(job);
     }
     try {
-      await Promise.all(jobs.map((job) => this.journalSubmit(job)));
+      await this.journalSubmitted(jobs);
     } catch (error) {
       for (const job of jobs) this.removeJob(job);
       throw error;
@@ -314,6 +314,24 @@ export class Controller implements JobLookup {
     record.node_bitmap = null;
     this.removeJob(job);
     this.changed();
+  }
+
+  /**
+   * Journals new jobs; resolves once they are on disk. An array's tasks go as one record (its
+   * first task, then each task's index and priority): one JSON text for the whole array where
+   * a record per task made a 1,000-task submission hold the loop ~50 ms (measured: 50 us per
+   * task's JSON.stringify), and the array is on disk whole or not at all.
+   */
+  private async journalSubmitted(jobs: readonly CtldJob[]): Promise<void> {
+    const [first] = jobs;
+    const consecutive = jobs.every((job, k) => job.arrayJobId === first!.record.job_id && job.record.job_id === first!.record.job_id + k);
+    if (jobs.length < 2 || !consecutive) {
+      await Promise.all(jobs.map((job) => this.journalSubmit(job)));
+      return;
+    }
+    const tasks = jobs.map((job): [number, number] => [job.arrayTaskId!, job.record.priority]);
+    await this.store.append({ t: 'submit_array', job: storedJobOf(first!, this.table), tasks });
+    for (const job of jobs) this.accounting?.jobChanged(job);
   }
 
   /** Journals a new job; resolves once it is on disk. */

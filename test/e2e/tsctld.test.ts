@@ -46,6 +46,29 @@ describe('tsctld state', () => {
     await ctl.run('tscancel', ['-u', String(process.getuid?.() ?? 0)]);
   });
 
+  it('journals a 1,000-task array as one record and keeps all its tasks across a SIGKILL right after the answer', async () => {
+    const submitted = await ctl.run('tsbatch', ['--cluster', small, '--parsable', '--hold', '--array=1-1000', '--wrap=true']);
+    expect(submitted).toMatchObject({ exitCode: 0, stderr: '' });
+    const id = Number.parseInt(submitted.stdout, 10);
+    // One record for the whole array (a record per task held the loop ~50 ms per 1,000 tasks).
+    const records = readFileSync(path.join(ctl.stateDir, 'ctld', 'journal'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { t: string; job?: { id: number; arrayJobId: number } })
+      .filter((record) => record.job?.arrayJobId === id);
+    expect(records.map((record) => record.t)).toEqual(['submit_array']);
+    process.kill(Number.parseInt(readFileSync(path.join(ctl.stateDir, 'tsctld.pid'), 'utf8'), 10), 'SIGKILL');
+    // A new controller reads the array back task by task.
+    expect(await ctl.run('tsctld', ['--cluster', small])).toMatchObject({ exitCode: 0, stderr: '' });
+    const queue = await ctl.run('tsqueue', ['--cluster', small, '-h', '-o', '%i %T %r', '-j', String(id)]);
+    expect(queue).toMatchObject({ exitCode: 0, stdout: `${id}_[1-1000] PENDING JobHeldUser\n`, stderr: '' });
+    const last = await ctl.run('tscontrol', ['--cluster', small, '-o', 'show', 'job', `${id}_1000`]);
+    expect(last.stdout).toMatch(new RegExp(`^JobId=${id + 999} ArrayJobId=${id} ArrayTaskId=1000 `));
+    const all = await ctl.run('tscontrol', ['--cluster', small, '-o', 'show', 'job', String(id)]);
+    expect(all.stdout.match(/^JobId=/gm)).toHaveLength(1000);
+    await ctl.run('tscancel', ['--cluster', small, String(id)]);
+  });
+
   it('keeps every acknowledged job across a SIGKILL while snapshots are being written', async () => {
     // A snapshot every few records: the jobs run and end as they come, so the kill lands among
     // snapshots under way (state taken, file written off the loop, renames).

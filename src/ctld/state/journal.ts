@@ -12,12 +12,22 @@ const fdatasyncAsync = promisify(fdatasync);
 
 export type JournalRecord =
   | { t: 'submit'; job: import('./stored-job.js').StoredJob }
+  /**
+   * A whole array's submission as one record (slurmctld keeps an array as one job record):
+   * `job` is its first task; task k has id job.id + k, array index tasks[k][0] and priority
+   * tasks[k][1], the rest as the first. Read back as one `submit` record per task.
+   */
+  | { t: 'submit_array'; job: import('./stored-job.js').StoredJob; tasks: Array<[taskId: number, priority: number]> }
   | { t: 'progress'; id: number; p: import('./stored-job.js').JobProgress }
   | { t: 'purge'; id: number }
   | { t: 'node'; name: string; state: number; reason: string | null; time?: number; uid?: number }
   | { t: 'next_job_id'; next: number };
 
-export type SequencedRecord = JournalRecord & { seq: number };
+/**
+ * A record as read back: an array's record is already split into its tasks' `submit` records,
+ * which share its sequence number; `part` is the task's place in it.
+ */
+export type SequencedRecord = Exclude<JournalRecord, { t: 'submit_array' }> & { seq: number; part?: number };
 
 export class Journal {
   private fd: number;
@@ -176,13 +186,25 @@ export function readJournal(file: string, onDamage: (message: string) => void): 
   for (const [i, line] of lines.entries()) {
     if (line === '') continue;
     try {
-      const record = JSON.parse(line) as SequencedRecord;
+      const record = JSON.parse(line) as SequencedRecord | (JournalRecord & { t: 'submit_array'; seq: number });
       if (typeof record.seq !== 'number' || typeof record.t !== 'string') throw new Error('not a journal record');
-      records.push(record);
+      if (record.t === 'submit_array') records.push(...arrayTaskRecords(record));
+      else records.push(record);
     } catch {
       const last = i === lines.length - 1 || (i === lines.length - 2 && lines[i + 1] === '');
       if (!last) onDamage(`${file}: line ${i + 1} is damaged; skipped`);
     }
   }
   return records;
+}
+
+// One `submit` record per task of an array's record, each with the array's sequence number.
+function arrayTaskRecords(record: JournalRecord & { t: 'submit_array'; seq: number }): SequencedRecord[] {
+  if (!Array.isArray(record.tasks)) throw new Error('not a journal record');
+  return record.tasks.map(([taskId, priority], k) => ({
+    seq: record.seq,
+    part: k,
+    t: 'submit',
+    job: { ...record.job, id: record.job.id + k, arrayTaskId: taskId, priority },
+  }));
 }

@@ -132,9 +132,17 @@ export class StateStore {
     }
     records.sort((a, b) => a.seq - b.seq);
     const replayed: SequencedRecord[] = [];
+    // The tasks of an array's record share its sequence number: the rest of a group whose
+    // first task was replayed (and not the copy of a group another file also holds).
+    let inGroup = false;
     for (const record of records) {
-      if (record.seq <= seq) continue;
-      if (record.seq !== seq + 1 && seq > 0) problems.push(`journal records ${seq + 1}-${record.seq - 1} are missing`);
+      const rest = record.part !== undefined && record.part > 0;
+      if (record.seq < seq || (record.seq === seq && !(rest && inGroup))) {
+        inGroup = false;
+        continue;
+      }
+      inGroup = record.t === 'submit' && record.part !== undefined;
+      if (!rest && record.seq !== seq + 1 && seq > 0) problems.push(`journal records ${seq + 1}-${record.seq - 1} are missing`);
       replay(record, jobs, nodes);
       replayed.push(record);
       seq = record.seq;
@@ -221,12 +229,13 @@ export class StateStore {
   append(record: JournalRecord, grouped = false, written?: () => void): Promise<void> {
     if (this.volatile || this.failure !== undefined) written?.();
     if (this.volatile) return Promise.resolve();
-    if (this.failure !== undefined) return record.t === 'submit' ? Promise.reject(journalRefusal(this.failure)) : Promise.resolve();
+    const submission = record.t === 'submit' || record.t === 'submit_array';
+    if (this.failure !== undefined) return submission ? Promise.reject(journalRefusal(this.failure)) : Promise.resolve();
     this.sinceSnapshot++;
     return this.journal!.append(record, grouped, written).catch((error: Error) => {
       written?.();
       this.fail(error);
-      if (record.t === 'submit') throw journalRefusal(error);
+      if (submission) throw journalRefusal(error);
     });
   }
 

@@ -59,6 +59,29 @@ describe('state store', () => {
     expect(again.problems).toEqual([]);
   });
 
+  it("brings back an array's tasks from its one record, and not again once a snapshot holds them", async () => {
+    const store = freshStore();
+    await store.append({ t: 'submit', job: job(1) });
+    const first = { ...job(2), arrayJobId: 2, arrayTaskId: 5 };
+    await store.append({ t: 'submit_array', job: first, tasks: [[5, 90], [7, 89], [9, 88]] });
+    await store.append({ t: 'progress', id: 3, p: { ...job(3), priority: 89, state: 3 } });
+    await store.append({ t: 'submit', job: job(5) });
+    const again = new StateStore(path.dirname(store.dir)).recover();
+    expect([...again.jobs.keys()]).toEqual([1, 2, 3, 4, 5]);
+    expect([2, 3, 4].map((id) => again.jobs.get(id)).map((j) => [j?.arrayJobId, j?.arrayTaskId, j?.priority, j?.state])).toEqual([
+      [2, 5, 90, 0],
+      [2, 7, 89, 3],
+      [2, 9, 88, 0],
+    ]);
+    expect(again.seq).toBe(4);
+    expect(again.problems).toEqual([]);
+    // A snapshot taken at the array's record holds what it did: its tasks are not added again.
+    writeSnapshot(store.snapshotFile, { seq: 2, nextJobId: 5, savedAt: 0, jobs: [job(1)], nodes: [] });
+    const after = new StateStore(path.dirname(store.dir)).recover();
+    expect([...after.jobs.keys()]).toEqual([1, 5]);
+    expect(after.problems).toEqual([]);
+  });
+
   it('replays only the records after the snapshot, and ignores a last line cut short', async () => {
     const store = freshStore();
     await store.append({ t: 'submit', job: job(1) });
