@@ -64,7 +64,9 @@ describe('state store', () => {
     await store.append({ t: 'submit', job: job(1) });
     const first = { ...job(2), arrayJobId: 2, arrayTaskId: 5 };
     await store.append({ t: 'submit_array', job: first, tasks: [[5, 90], [7, 89], [9, 88]] });
-    await store.append({ t: 'progress', id: 3, p: { ...job(3), priority: 89, state: 3 } });
+    // Progress carries no array fields (progressOf): the task keeps its array's.
+    const { id: _id, submit: _submit, desc: _desc, arrayJobId: _a, arrayTaskId: _t, arrayMaxRunning: _m, ...progress } = job(3);
+    await store.append({ t: 'progress', id: 3, p: { ...progress, priority: 89, state: 3 } });
     await store.append({ t: 'submit', job: job(5) });
     const again = new StateStore(path.dirname(store.dir)).recover();
     expect([...again.jobs.keys()]).toEqual([1, 2, 3, 4, 5]);
