@@ -169,8 +169,8 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
     gatherer.add(taskId, spawned.child.pid, spawned.rusage, false);
     if (spawned.child.pid !== undefined) {
       sink.taskStarted?.(spawned.child.pid);
-      debug.verbose(`task ${taskId} (${spawned.child.pid}) started ${formatSlurmDate(Math.floor(Date.now() / 1000))}`);
-    }
+      startedLines.say(localId, `task ${taskId} (${spawned.child.pid}) started ${formatSlurmDate(Math.floor(Date.now() / 1000))}`);
+    } else startedLines.say(localId);
     spawned.child.stdout?.on('data', (chunk: Buffer) => sink.stdout(taskId, chunk));
     spawned.child.stderr?.on('data', (chunk: Buffer) => sink.stderr(taskId, chunk));
     spawned.child.stdin?.on('error', () => {}); // a task that exits without reading its stdin is not an error
@@ -187,6 +187,9 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
   };
   // The tasks whose processes are starting.
   const starting: Promise<void>[] = [];
+  // slurmstepd forks the tasks one after another, so its `started` lines come in task order;
+  // here the spawns overlap and may be answered out of order under load.
+  const startedLines = inTaskOrder((line) => debug.verbose(line));
   // A signal ended a task's prolog: the later tasks' prologs are taken as ended by it too.
   let prologsSignalled = false;
   debug.verbose(`starting ${tids.length} tasks`);
@@ -217,6 +220,7 @@ export async function launchNode(spec: NodeLaunchSpec, plugins: StepdPlugins, si
       if (prologFailed !== undefined) {
         prologsSignalled ||= prologFailed.signalled;
         tasks[localId] = { taskId, spawned: taskNotStarted(prologFailed.status), epilogEnv };
+        startedLines.say(localId);
         if (launch?.attach) launch.attach([]);
         if (launch?.exited) await Promise.resolve(launch.exited()).catch(report);
         continue;
@@ -391,4 +395,19 @@ function toTaskExit(taskId: number, nodeName: string, outcome: TaskOutcome, argv
   const failure = execFailure(argv[0]!, outcome.errno);
   sink.daemonError(`tsstepd-${nodeName}: ${failure.message}`, taskId);
   return { taskId, nodeName, exitCode: failure.exitCode, signal: null };
+}
+
+/**
+ * Says lines given by local task index in that order: line i once every line before it was
+ * given (`say(i)` without a line: task i has none, as one whose prolog failed).
+ */
+function inTaskOrder(print: (line: string) => void): { say(localId: number, line?: string): void } {
+  const given: Array<string | null> = [];
+  let next = 0;
+  return {
+    say(localId, line) {
+      given[localId] = line ?? null;
+      for (; given[next] !== undefined; next++) if (given[next] !== null) print(given[next]!);
+    },
+  };
 }

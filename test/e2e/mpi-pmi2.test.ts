@@ -108,7 +108,7 @@ describe.runIf(toolchain)('MPICH and libpmi2 programs under --mpi=pmi2', () => {
       [
         '1: Abort(3) on node 1 (rank 1 in comm 0): application called MPI_Abort(MPI_COMM_WORLD, 3) - process 1',
         'tsrun: Job step aborted: Waiting up to 7 seconds for job step to finish.',
-        'tsstepd-node1: error: *** STEP 1.0 ON node1 CANCELLED AT <time> ***',
+        '0: tsstepd-node1: error: *** STEP 1.0 ON node1 CANCELLED AT <time> ***',
         'tsrun: error: node1: tasks 0-2: Killed',
         'tsrun: error: node2: task 3: Killed',
       ].sort(),

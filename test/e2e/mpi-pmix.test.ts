@@ -94,7 +94,7 @@ describe.runIf(toolchain)('Open MPI programs under --mpi=pmix', () => {
     expect(lines(r.stdout)).toEqual([0, 1, 2, 3].map((t) => `${t}: rank ${t} of 4 ready`));
     const tsrunLines = r.stderr
       .split('\n')
-      .filter((l) => /^(tsrun|tsstepd)/.test(l))
+      .filter((l) => /^(tsrun|0: tsstepd)/.test(l)) // under -l the step daemon's line is task 0's, as in Slurm
       .map((l) => l.replace(/CANCELLED AT \S+/, 'CANCELLED AT <time>'))
       .sort();
     // Rank 1 returns from PMIx_Abort and exits 3 unless the kill reaches it first (Slurm's
@@ -103,7 +103,7 @@ describe.runIf(toolchain)('Open MPI programs under --mpi=pmix', () => {
     const rank1Exited = ['tsrun: error: node1: task 1: Exited with exit code 3', 'tsrun: error: node1: tasks 0,2: Killed'];
     const common = [
       'tsrun: Job step aborted: Waiting up to 7 seconds for job step to finish.',
-      'tsstepd-node1: error: *** STEP 1.0 ON node1 CANCELLED AT <time> ***',
+      '0: tsstepd-node1: error: *** STEP 1.0 ON node1 CANCELLED AT <time> ***',
       'tsrun: error: node2: task 3: Killed',
     ];
     expect([[...common, ...killedAll].sort(), [...common, ...rank1Exited].sort()]).toContainEqual(tsrunLines);
@@ -120,7 +120,7 @@ describe.runIf(toolchain)('Open MPI programs under --mpi=pmix', () => {
       [
         'tsrun: error: mpi/pmix: task 1 exited without calling PMIx_Finalize',
         'tsrun: Job step aborted: Waiting up to 7 seconds for job step to finish.',
-        'tsstepd-node1: error: *** STEP 1.0 ON node1 CANCELLED AT <time> ***',
+        '0: tsstepd-node1: error: *** STEP 1.0 ON node1 CANCELLED AT <time> ***',
         'tsrun: error: node1: task 1: Exited with exit code 4',
         'tsrun: error: node1: tasks 0,2: Killed',
         'tsrun: error: node2: task 3: Killed',
