@@ -77,6 +77,13 @@ describe.each(plugins)('the steps of a job that ends end with it ($name)', ({ fi
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
+  const sleeping = (pid: number): boolean => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'latin1') === 'sleep\x00300\x00';
+    } catch {
+      return false;
+    }
+  };
   const firstJob = async (): Promise<string | undefined> => (await ctl.run('tsqueue', ['-h', '-o', '%i'])).stdout.trim().split('\n')[0] || undefined;
 
   it.skipIf(skip)('tscancel of a tsalloc allocation ends its tsrun step: Terminated, 143, nothing left', async () => {
@@ -84,6 +91,10 @@ describe.each(plugins)('the steps of a job that ends end with it ($name)', ({ fi
     const alloc = start('tsalloc', ['-n2', 'sh', '-c', `${tsrun} sleep 300; echo "tsrun rc=$?"`], mark);
     let id: string | undefined;
     await ctl.until(async () => (id = await firstJob()) !== undefined && (await stepRunning(id)), 30_000);
+    // The step is RUNNING on the controller as soon as tsrun has it, before its tasks have
+    // started: wait for both `sleep`s, so that the cancel ends running tasks (a cancel while a
+    // task is still being set up is another case, see the closing note of 2026-11-26).
+    await ctl.until(async () => (await leftovers(mark, 0)).filter((pid) => sleeping(pid)).length === 2, 30_000);
     expect(await ctl.run('tscancel', [id!])).toMatchObject({ exitCode: 0, stderr: '' });
     const result = await alloc;
     expect(result.stdout).toBe('tsrun rc=143\n');
